@@ -1,0 +1,2 @@
+/* families.c: PLACEHOLDER. */
+typedef int cpk_placeholder_fam;

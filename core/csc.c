@@ -1,0 +1,121 @@
+/* csc.c: compressed sparse column matrices: allocation, invariant check, triplet assembly. */
+#include <stdlib.h>
+#include <string.h>
+#include <cpkit/matrix.h>
+#include <cpkit/util.h>
+
+int cpk_csc_alloc(cpk_int m, cpk_int n, cpk_int nnz, cpk_csc **out)
+{
+  *out = NULL;
+  if (m < 0 || n < 0 || nnz < 0) return CPK_EINVAL;
+  if ((uint64_t)n >= SIZE_MAX / sizeof(cpk_int) || (uint64_t)nnz >= SIZE_MAX / sizeof(double))
+    return CPK_EOVERFLOW;
+  cpk_csc *A = calloc(1, sizeof *A);
+  if (!A) return CPK_ENOMEM;
+  A->m = m;
+  A->n = n;
+  A->p = cpk_calloc_array((size_t)n + 1, sizeof *A->p);
+  A->i = cpk_alloc_array((size_t)nnz, sizeof *A->i);
+  A->x = cpk_alloc_array((size_t)nnz, sizeof *A->x);
+  if (!A->p || !A->i || !A->x) {
+    cpk_csc_free(A);
+    return CPK_ENOMEM;
+  }
+  *out = A;
+  return CPK_OK;
+}
+
+void cpk_csc_free(cpk_csc *A)
+{
+  if (!A) return;
+  free(A->p);
+  free(A->i);
+  free(A->x);
+  free(A);
+}
+
+int cpk_csc_check(const cpk_csc *A)
+{
+  if (!A || A->m < 0 || A->n < 0 || !A->p || A->p[0] != 0) return CPK_EBADMAT;
+  for (cpk_int j = 0; j < A->n; j++) {
+    if (A->p[j + 1] < A->p[j]) return CPK_EBADMAT;
+    for (cpk_int k = A->p[j]; k < A->p[j + 1]; k++) {
+      if (A->i[k] < 0 || A->i[k] >= A->m) return CPK_EBADMAT;
+      if (k > A->p[j] && A->i[k] <= A->i[k - 1]) return CPK_EBADMAT;
+    }
+  }
+  return CPK_OK;
+}
+
+int cpk_csc_copy(const cpk_csc *A, cpk_csc **out)
+{
+  cpk_int nnz = A->p[A->n];
+  int rc = cpk_csc_alloc(A->m, A->n, nnz, out);
+  if (rc) return rc;
+  memcpy((*out)->p, A->p, ((size_t)A->n + 1) * sizeof *A->p);
+  memcpy((*out)->i, A->i, (size_t)nnz * sizeof *A->i);
+  memcpy((*out)->x, A->x, (size_t)nnz * sizeof *A->x);
+  return CPK_OK;
+}
+
+/* Counting sort by column, then by row inside each column (a transpose twice), then merge duplicates. */
+int cpk_csc_from_triplets(cpk_int m, cpk_int n, cpk_int nnz, const cpk_int *ti, const cpk_int *tj,
+                          const double *tx, cpk_csc **out)
+{
+  *out = NULL;
+  if (m < 0 || n < 0 || nnz < 0) return CPK_EINVAL;
+  for (cpk_int k = 0; k < nnz; k++)
+    if (ti[k] < 0 || ti[k] >= m || tj[k] < 0 || tj[k] >= n) return CPK_EINVAL;
+  cpk_csc *R = NULL, *A = NULL;
+  int rc = cpk_csc_alloc(n, m, nnz, &R); /* row-compressed copy: the transpose */
+  if (!rc) rc = cpk_csc_alloc(m, n, nnz, &A);
+  if (rc) goto fail;
+  for (cpk_int k = 0; k < nnz; k++) R->p[ti[k] + 1]++;
+  for (cpk_int r = 0; r < m; r++) R->p[r + 1] += R->p[r];
+  cpk_int *next = cpk_alloc_array((size_t)(m > n ? m : n) + 1, sizeof *next);
+  if (!next) {
+    rc = CPK_ENOMEM;
+    goto fail;
+  }
+  memcpy(next, R->p, (size_t)m * sizeof *next);
+  for (cpk_int k = 0; k < nnz; k++) {
+    cpk_int slot = next[ti[k]]++;
+    R->i[slot] = tj[k];
+    R->x[slot] = tx[k];
+  }
+  /* Scatter rows in increasing order into columns: rows come out sorted. */
+  for (cpk_int k = 0; k < nnz; k++) A->p[R->i[k] + 1]++;
+  for (cpk_int j = 0; j < n; j++) A->p[j + 1] += A->p[j];
+  memcpy(next, A->p, (size_t)n * sizeof *next);
+  for (cpk_int r = 0; r < m; r++)
+    for (cpk_int k = R->p[r]; k < R->p[r + 1]; k++) {
+      cpk_int slot = next[R->i[k]]++;
+      A->i[slot] = r;
+      A->x[slot] = R->x[k];
+    }
+  free(next);
+  cpk_csc_free(R);
+  /* Merge duplicates (adjacent after sorting) in place. */
+  cpk_int w = 0, start = 0;
+  for (cpk_int j = 0; j < n; j++) {
+    cpk_int end = A->p[j + 1];
+    cpk_int colstart = w;
+    for (cpk_int k = start; k < end; k++) {
+      if (w > colstart && A->i[w - 1] == A->i[k]) {
+        A->x[w - 1] += A->x[k];
+      } else {
+        A->i[w] = A->i[k];
+        A->x[w] = A->x[k];
+        w++;
+      }
+    }
+    start = end;
+    A->p[j + 1] = w;
+  }
+  *out = A;
+  return CPK_OK;
+fail:
+  cpk_csc_free(R);
+  cpk_csc_free(A);
+  return rc;
+}

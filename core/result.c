@@ -1,0 +1,116 @@
+/* result.c: status names and the cpk_result object. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cpkit/result.h>
+#include <cpkit/util.h>
+
+static const char *const status_names[CPK_STATUS_COUNT] = {
+    "solved", "no_solution", "ray_termination", "max_iterations",
+    "time_limit", "stalled", "invalid_input"};
+
+const char *cpk_status_name(cpk_status status)
+{
+  return (unsigned)status < CPK_STATUS_COUNT ? status_names[status] : "unknown";
+}
+
+int cpk_status_from_name(const char *name, cpk_status *status)
+{
+  for (int k = 0; k < CPK_STATUS_COUNT; k++)
+    if (name && strcmp(name, status_names[k]) == 0) {
+      *status = (cpk_status)k;
+      return CPK_OK;
+    }
+  return CPK_EINVAL;
+}
+
+const char *cpk_var_state_name(int state)
+{
+  switch (state) {
+  case CPK_VAR_AT_LOWER: return "lower";
+  case CPK_VAR_AT_UPPER: return "upper";
+  case CPK_VAR_BASIC: return "basic";
+  }
+  return "unknown";
+}
+
+int cpk_result_alloc(size_t n, cpk_result **out)
+{
+  cpk_result *r = calloc(1, sizeof *r);
+  *out = NULL;
+  if (!r) return CPK_ENOMEM;
+  r->n = n;
+  r->z = cpk_calloc_array(n, sizeof *r->z);
+  r->w = cpk_calloc_array(n, sizeof *r->w);
+  r->ray = cpk_calloc_array(n, sizeof *r->ray);
+  r->basis = cpk_calloc_array(n, sizeof *r->basis);
+  if (!r->z || !r->w || !r->ray || !r->basis) {
+    cpk_result_free(r);
+    return CPK_ENOMEM;
+  }
+  cpk_result_reset(r);
+  *out = r;
+  return CPK_OK;
+}
+
+void cpk_result_free(cpk_result *r)
+{
+  if (!r) return;
+  free(r->z);
+  free(r->w);
+  free(r->ray);
+  free(r->basis);
+  free(r->solutions);
+  free(r);
+}
+
+void cpk_result_reset(cpk_result *r)
+{
+  r->status = CPK_STATUS_STALLED;
+  r->solver = NULL;
+  r->residual = INFINITY;
+  r->tolerance = 0.0;
+  r->iterations = 0;
+  r->time_s = 0.0;
+  r->has_basis = 0;
+  r->has_ray = 0;
+  r->nsolutions = 0;
+  r->nstats = 0;
+  r->message[0] = '\0';
+}
+
+int cpk_result_set_stat(cpk_result *r, const char *name, double value)
+{
+  for (size_t k = 0; k < r->nstats; k++)
+    if (strcmp(r->stats[k].name, name) == 0) {
+      r->stats[k].value = value;
+      return CPK_OK;
+    }
+  if (r->nstats == CPK_MAX_STATS) return CPK_ENOMEM;
+  r->stats[r->nstats].name = name;
+  r->stats[r->nstats++].value = value;
+  return CPK_OK;
+}
+
+int cpk_result_get_stat(const cpk_result *r, const char *name, double *value)
+{
+  for (size_t k = 0; k < r->nstats; k++)
+    if (strcmp(r->stats[k].name, name) == 0) {
+      *value = r->stats[k].value;
+      return CPK_OK;
+    }
+  return CPK_ENOTFOUND;
+}
+
+int cpk_result_add_solution(cpk_result *r, const double *z)
+{
+  size_t count = r->nsolutions + 1, cells, bytes;
+  if (cpk_size_mul(count, r->n ? r->n : 1, &cells) || cpk_size_mul(cells, sizeof(double), &bytes))
+    return CPK_EOVERFLOW;
+  double *grown = realloc(r->solutions, bytes);
+  if (!grown) return CPK_ENOMEM;
+  r->solutions = grown;
+  memcpy(grown + r->nsolutions * r->n, z, r->n * sizeof *z);
+  r->nsolutions = count;
+  return CPK_OK;
+}

@@ -1,0 +1,30 @@
+/* settings.c: default solver settings and their validation. */
+#include <math.h>
+#include <string.h>
+#include <cpkit/settings.h>
+
+void cpk_settings_default(cpk_settings *s)
+{
+  memset(s, 0, sizeof *s);
+  s->tol = CPK_DEFAULT_TOL;
+  s->lemke.pivot_tol = CPK_DEFAULT_LEMKE_PIVOT_TOL;
+  s->lemke.refactor_interval = CPK_DEFAULT_LEMKE_REFACTOR;
+  s->enumeration.max_n = CPK_DEFAULT_ENUM_MAX_N;
+}
+
+int cpk_settings_validate(const cpk_settings *s, cpk_error *err)
+{
+  if (!(s->tol > 0.0) || !isfinite(s->tol))
+    return cpk_error_set(err, CPK_EINVAL, "tolerance must be positive and finite (got %g)", s->tol);
+  if (s->max_iter < 0)
+    return cpk_error_set(err, CPK_EINVAL, "iteration limit must be >= 0 (got %ld)", s->max_iter);
+  if (!(s->time_limit >= 0.0))
+    return cpk_error_set(err, CPK_EINVAL, "time limit must be >= 0 (got %g)", s->time_limit);
+  if (!(s->lemke.pivot_tol > 0.0) || s->lemke.pivot_tol >= 1.0)
+    return cpk_error_set(err, CPK_EINVAL, "lemke pivot tolerance must be in (0, 1) (got %g)",
+                         s->lemke.pivot_tol);
+  if (s->lemke.refactor_interval < 1)
+    return cpk_error_set(err, CPK_EINVAL, "lemke refactorization interval must be >= 1 (got %ld)",
+                         s->lemke.refactor_interval);
+  return CPK_OK;
+}

@@ -1,0 +1,14 @@
+/* cpkit.h: includes every public cpkit header. */
+#ifndef CPKIT_H
+#define CPKIT_H
+#include <cpkit/version.h>
+#include <cpkit/errors.h>
+#include <cpkit/util.h>
+#include <cpkit/matrix.h>
+#include <cpkit/problem.h>
+#include <cpkit/result.h>
+#include <cpkit/settings.h>
+#include <cpkit/solver.h>
+#include <cpkit/linsys.h>
+#include <cpkit/io.h>
+#endif

@@ -1,0 +1,65 @@
+/* linsys.h: the linear-solver plug-in (factor, solve, column replacement) and its backends. */
+#ifndef CPKIT_LINSYS_H
+#define CPKIT_LINSYS_H
+#include <stddef.h>
+#include <cpkit/export.h>
+#include <cpkit/errors.h>
+#include <cpkit/matrix.h>
+
+CPK_BEGIN_DECLS
+
+/** Counters kept by every backend. */
+typedef struct cpk_linsys_stats {
+  long factorizations;       /**< numeric factorizations */
+  long symbolic;             /**< symbolic analyses (pattern changes) */
+  long updates;              /**< column replacements since alloc */
+  long updates_since_factor; /**< column replacements since the last factorization */
+  long solves;               /**< solves (plain and transposed) */
+  double factor_time_s;      /**< time in factorizations */
+  double nnz_factors;        /**< entries in the factors (LU, or Q and R) */
+  double nnz_updates;        /**< entries stored for updates since the last factorization */
+} cpk_linsys_stats;
+
+/**
+ * A square linear-solver backend. All allocation happens in `alloc`
+ * (dimension n), except what a new sparsity pattern needs in `factor`.
+ * `replace_column` may be NULL when updates are not supported.
+ */
+typedef struct cpk_linsys_type {
+  const char *name;
+  int (*alloc)(void **state, size_t n);
+  /** Factor A (n-by-n CSC, sorted). Symbolic analysis is reused when the pattern is unchanged. CPK_ESINGULAR if singular. */
+  int (*factor)(void *state, const cpk_csc *A);
+  /** In place: x <- A^{-1} x (transpose = 0) or A^{-T} x (transpose != 0), A the current (updated) matrix. */
+  int (*solve)(void *state, double *x, int transpose);
+  /**
+   * Replace column j of the factored matrix by `col` (dense, length n).
+   * `Ainv_col` = A^{-1} col for the current A, if the caller has it, else NULL.
+   * CPK_ESINGULAR if the new matrix is (numerically) singular; the old factors stay valid then.
+   */
+  int (*replace_column)(void *state, size_t j, const double *col, const double *Ainv_col);
+  void (*stats)(const void *state, cpk_linsys_stats *st);
+  void (*free)(void *state);
+} cpk_linsys_type;
+
+/** Dense QR (GSL) with rank-one (Givens) column updates: O(n^2) per update and solve. */
+CPK_API extern const cpk_linsys_type *cpk_linsys_dense;
+/** UMFPACK sparse LU with product-form (eta file) column updates. */
+CPK_API extern const cpk_linsys_type *cpk_linsys_umfpack;
+/** Backend by name ("dense", "umfpack"), NULL if unknown. */
+CPK_API const cpk_linsys_type *cpk_linsys_find(const char *name);
+
+/** A backend instance. */
+typedef struct cpk_linsys cpk_linsys;
+CPK_API int cpk_linsys_alloc(const cpk_linsys_type *T, size_t n, cpk_linsys **out);
+CPK_API int cpk_linsys_factor(cpk_linsys *L, const cpk_csc *A);
+CPK_API int cpk_linsys_solve(cpk_linsys *L, double *x, int transpose);
+/** CPK_EUNSUP if the backend has no updates (refactor instead). */
+CPK_API int cpk_linsys_replace_column(cpk_linsys *L, size_t j, const double *col,
+                                      const double *Ainv_col);
+CPK_API void cpk_linsys_get_stats(const cpk_linsys *L, cpk_linsys_stats *st);
+CPK_API const char *cpk_linsys_name(const cpk_linsys *L);
+CPK_API void cpk_linsys_free(cpk_linsys *L);
+
+CPK_END_DECLS
+#endif

@@ -1,0 +1,102 @@
+/* problem.h: the box-constrained MCP problem object (LCP, affine MCP, nonlinear MCP) and the common residual. */
+#ifndef CPKIT_PROBLEM_H
+#define CPKIT_PROBLEM_H
+#include <stddef.h>
+#include <cpkit/export.h>
+#include <cpkit/errors.h>
+#include <cpkit/matrix.h>
+
+CPK_BEGIN_DECLS
+
+/**
+ * Problem kinds. All are the box MCP: find l <= z <= u with, for each i,
+ *   z_i = l_i => F_i(z) >= 0,  z_i = u_i => F_i(z) <= 0,  l_i < z_i < u_i => F_i(z) = 0.
+ * Values are bits so a solver can declare the set of kinds it accepts.
+ */
+typedef enum cpk_problem_kind {
+  CPK_KIND_LCP = 1,           /**< F(z) = Mz + q, l = 0, u = +inf */
+  CPK_KIND_AFFINE_MCP = 2,    /**< F(z) = Mz + q, general bounds (free variables: l = -inf, u = +inf) */
+  CPK_KIND_NONLINEAR_MCP = 4  /**< F and its Jacobian given by callbacks */
+} cpk_problem_kind;
+
+/** Nonlinear F: write F(z) into f (length n); return 0, or non-zero on failure. */
+typedef int (*cpk_function)(const double *z, double *f, void *params);
+/**
+ * Jacobian of F at z: write the values J->x for the fixed pattern given at
+ * construction (J->p and J->i already hold it and must not be changed).
+ */
+typedef int (*cpk_jacobian)(const double *z, cpk_csc *J, void *params);
+
+/**
+ * A box-constrained MCP. The object owns every array below (constructors copy
+ * their inputs), except `params`, which is the caller's and must outlive it.
+ * Read the fields freely; change them only through the functions below.
+ */
+typedef struct cpk_problem {
+  cpk_problem_kind kind;
+  size_t n;
+  char *name;         /**< optional, NULL if unnamed */
+  cpk_matrix *M;      /**< affine kinds: n-by-n */
+  double *q;          /**< affine kinds: length n */
+  double *lower;      /**< length n, -INFINITY allowed */
+  double *upper;      /**< length n, +INFINITY allowed */
+  cpk_function F;     /**< nonlinear kind */
+  cpk_jacobian jacobian;
+  cpk_csc *jac_pattern; /**< nonlinear kind: sparsity pattern of the Jacobian (copied) */
+  void *params;         /**< nonlinear kind: passed to F and jacobian (borrowed) */
+  char **var_names;     /**< NULL, or n names (entries may be NULL) */
+} cpk_problem;
+
+/** LCP: find z >= 0 with w = Mz + q >= 0 and z'w = 0. M (n-by-n) and q are copied. */
+CPK_API int cpk_problem_alloc_lcp(const cpk_matrix *M, const double *q, cpk_problem **out);
+/** Affine box MCP with F(z) = Mz + q. lower/upper may be NULL (0 and +inf). */
+CPK_API int cpk_problem_alloc_affine_mcp(const cpk_matrix *M, const double *q, const double *lower,
+                                         const double *upper, cpk_problem **out);
+/** Nonlinear box MCP. The pattern is copied; params is borrowed. lower/upper as above. */
+CPK_API int cpk_problem_alloc_nonlinear_mcp(size_t n, cpk_function F, cpk_jacobian jacobian,
+                                            const cpk_csc *jac_pattern, void *params,
+                                            const double *lower, const double *upper,
+                                            cpk_problem **out);
+/** Deep copy (params still shared). */
+CPK_API int cpk_problem_copy(const cpk_problem *p, cpk_problem **out);
+/** Free (NULL is a no-op). */
+CPK_API void cpk_problem_free(cpk_problem *p);
+
+/** Set (copy) the problem name; NULL clears it. */
+CPK_API int cpk_problem_set_name(cpk_problem *p, const char *name);
+/** Set (copy) the name of variable i, e.g. "p_n[3]". */
+CPK_API int cpk_problem_set_var_name(cpk_problem *p, size_t i, const char *name);
+
+/** Human-readable kind: "lcp", "affine_mcp", "nonlinear_mcp". */
+CPK_API const char *cpk_problem_kind_name(cpk_problem_kind kind);
+
+/**
+ * Check the data: sizes, finite M and q, no NaN bounds, l <= u, l < +inf, u > -inf,
+ * LCP bounds exactly 0/+inf. Fills err with what is wrong.
+ */
+CPK_API int cpk_problem_validate(const cpk_problem *p, cpk_error *err);
+
+/** 1 if every lower bound is 0 and every upper bound +inf (an LCP in all but name). */
+CPK_API int cpk_problem_has_lcp_bounds(const cpk_problem *p);
+
+/** w = F(z). CPK_EBADFUNC if a callback fails or F(z) is not finite. */
+CPK_API int cpk_problem_eval(const cpk_problem *p, const double *z, double *w);
+
+/**
+ * The one residual every solver reports: the natural map
+ *   r(z) = || z - mid(l, u, z - w) ||_inf   with w = F(z).
+ * NaN in z or w gives +INFINITY.
+ */
+CPK_API double cpk_natural_residual(const cpk_problem *p, const double *z, const double *w);
+
+/** Evaluate w = F(z) and return the natural residual in *r. */
+CPK_API int cpk_problem_residual(const cpk_problem *p, const double *z, double *w, double *r);
+
+/**
+ * The absolute tolerance that `solved` is judged by: tol * max(1, ||q||_inf)
+ * for affine problems, tol for nonlinear ones.
+ */
+CPK_API double cpk_problem_tolerance(const cpk_problem *p, double tol);
+
+CPK_END_DECLS
+#endif

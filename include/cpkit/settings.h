@@ -1,0 +1,61 @@
+/* settings.h: options common to all solvers, with per-method sub-structs and defaults. */
+#ifndef CPKIT_SETTINGS_H
+#define CPKIT_SETTINGS_H
+#include <stddef.h>
+#include <stdio.h>
+#include <cpkit/export.h>
+#include <cpkit/errors.h>
+
+CPK_BEGIN_DECLS
+
+struct cpk_linsys_type;
+
+/** What a solver reports at every iteration to the callback. */
+typedef struct cpk_iteration_info {
+  const char *solver; /**< solver name */
+  long iteration;     /**< 1, 2, ... */
+  double merit;       /**< the solver's progress measure (e.g. artificial variable for Lemke) */
+  double elapsed_s;   /**< wall time since the solve started */
+} cpk_iteration_info;
+
+/** Iteration callback: return 0 to continue, non-zero to stop the solve (status `stalled`). */
+typedef int (*cpk_iteration_callback)(const cpk_iteration_info *info, void *data);
+
+#define CPK_DEFAULT_TOL 1e-8
+#define CPK_DEFAULT_LEMKE_PIVOT_TOL 1e-11
+#define CPK_DEFAULT_LEMKE_REFACTOR 100
+#define CPK_DEFAULT_ENUM_MAX_N 20
+
+/**
+ * Solver settings. Fill with cpk_settings_default(), then change fields.
+ * Arrays (z0, basis0, lemke.covering) are copied by cpk_solver_alloc; the
+ * library keeps no pointer into them after that call.
+ */
+typedef struct cpk_settings {
+  double tol;          /**< natural-residual tolerance, scaled by max(1, ||q||_inf) for affine problems */
+  long max_iter;       /**< iteration / pivot limit; 0 lets the solver choose (lemke: 50 n + 1000) */
+  double time_limit;   /**< seconds; 0 = no limit */
+  int verbose;         /**< 0 silent, 1 summary, 2 one line per iteration */
+  FILE *log;           /**< where verbose output goes (NULL = stderr) */
+  const double *z0;    /**< warm-start point (length n) or NULL */
+  const int *basis0;   /**< warm-start basis (cpk_var_state per variable) or NULL; wins over z0 for pivoting methods */
+  cpk_iteration_callback callback; /**< called every iteration, or NULL */
+  void *callback_data;
+  const struct cpk_linsys_type *linsys; /**< linear solver; NULL = automatic (dense for dense M or small n, UMFPACK otherwise) */
+  struct {
+    const double *covering;  /**< covering vector d > 0 (length n) or NULL for all ones */
+    double pivot_tol;        /**< smallest |pivot| accepted, relative to the column's max */
+    long refactor_interval;  /**< basis updates between fresh factorizations (sparse path) */
+  } lemke;
+  struct {
+    size_t max_n;            /**< refuse larger problems (default 20) */
+  } enumeration;
+} cpk_settings;
+
+/** Defaults: tol 1e-8, no time limit, silent, automatic linear solver. */
+CPK_API void cpk_settings_default(cpk_settings *s);
+/** CPK_EINVAL with a message for a negative or NaN tolerance, negative limits, ... */
+CPK_API int cpk_settings_validate(const cpk_settings *s, cpk_error *err);
+
+CPK_END_DECLS
+#endif

@@ -1,0 +1,87 @@
+/* solver.h: the solver plug-in type (GSL style), the registry, and the solve driver. */
+#ifndef CPKIT_SOLVER_H
+#define CPKIT_SOLVER_H
+#include <stddef.h>
+#include <cpkit/export.h>
+#include <cpkit/errors.h>
+#include <cpkit/problem.h>
+#include <cpkit/result.h>
+#include <cpkit/settings.h>
+
+CPK_BEGIN_DECLS
+
+/**
+ * Progress monitor handed to a solver's `solve`: it enforces the iteration
+ * and time limits, calls the user callback and prints verbose lines.
+ */
+typedef struct cpk_monitor cpk_monitor;
+
+/**
+ * Report iteration `iteration` with progress measure `merit`. Returns 0 to
+ * continue, or the status the solver must stop with (CPK_STATUS_MAX_ITERATIONS,
+ * CPK_STATUS_TIME_LIMIT, or CPK_STATUS_STALLED when the callback asked to stop).
+ * A stop status is returned as a positive int: `return` it through cpk_result.status.
+ */
+CPK_API int cpk_monitor_iteration(cpk_monitor *mon, long iteration, double merit);
+/** Seconds since the solve started. */
+CPK_API double cpk_monitor_elapsed(const cpk_monitor *mon);
+/** The iteration limit in force (settings.max_iter, or the solver's default when it was 0). */
+CPK_API long cpk_monitor_max_iter(const cpk_monitor *mon);
+
+/**
+ * A solver method. `alloc` does all allocation (the problem's size and
+ * structure are known); `solve` fills r->z, r->status, r->iterations, the
+ * solver's stats and optionally basis/ray/solutions. The driver then
+ * recomputes w and the residual itself and downgrades a `solved` claim that the
+ * residual does not support. Adding a solver: one file defining a
+ * `const cpk_solver_type *`, one line in solvers/registry.c.
+ */
+typedef struct cpk_solver_type {
+  const char *name;        /**< e.g. "lemke" */
+  const char *description; /**< one line for `cpkit solvers` */
+  unsigned kinds;          /**< bitwise OR of accepted cpk_problem_kind */
+  long (*default_max_iter)(const cpk_problem *p); /**< used when settings.max_iter == 0 */
+  int (*alloc)(void **state, const cpk_problem *p, const cpk_settings *s, cpk_error *err);
+  int (*solve)(void *state, const cpk_problem *p, const cpk_settings *s, cpk_monitor *mon,
+               cpk_result *r);
+  void (*free)(void *state);
+} cpk_solver_type;
+
+/** Registered solvers, by name (NULL if unknown). */
+CPK_API const cpk_solver_type *cpk_solver_find(const char *name);
+/** Number of registered solvers, and the i-th (NULL when out of range). */
+CPK_API size_t cpk_solver_count(void);
+CPK_API const cpk_solver_type *cpk_solver_at(size_t i);
+/** 1 if solver T accepts problems of this kind. */
+CPK_API int cpk_solver_accepts(const cpk_solver_type *T, const cpk_problem *p);
+
+/** A solver instance bound to one problem (borrowed: it must outlive the solver). */
+typedef struct cpk_solver cpk_solver;
+
+/**
+ * Validate problem and settings (NULL = defaults), copy the settings, and let
+ * the method allocate its workspace. CPK_EUNSUP if T does not take this kind.
+ */
+CPK_API int cpk_solver_alloc(const cpk_solver_type *T, const cpk_problem *p, const cpk_settings *s,
+                             cpk_solver **out, cpk_error *err);
+/**
+ * Solve into r (allocated for p->n). Returns an error code only when the call
+ * failed; the outcome is r->status. r->w and r->residual are always recomputed
+ * here from r->z, so every solver is judged by the same residual.
+ */
+CPK_API int cpk_solver_solve(cpk_solver *s, cpk_result *r, cpk_error *err);
+/** Replace the warm start (copied): z0 and/or basis0 may be NULL. */
+CPK_API int cpk_solver_set_warm_start(cpk_solver *s, const double *z0, const int *basis0);
+CPK_API const cpk_solver_type *cpk_solver_type_of(const cpk_solver *s);
+CPK_API void cpk_solver_free(cpk_solver *s);
+
+/** One-call convenience: find the solver by name, alloc, solve, free. */
+CPK_API int cpk_solve(const cpk_problem *p, const char *solver_name, const cpk_settings *s,
+                      cpk_result *r, cpk_error *err);
+
+/* The built-in methods. */
+CPK_API extern const cpk_solver_type *cpk_solver_lemke;
+CPK_API extern const cpk_solver_type *cpk_solver_enum;
+
+CPK_END_DECLS
+#endif

@@ -1,0 +1,1 @@
+/* lemke_basis.h: PLACEHOLDER. */

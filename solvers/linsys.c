@@ -1,0 +1,61 @@
+/* linsys.c: the generic linear-solver instance over a cpk_linsys_type backend. */
+#include <stdlib.h>
+#include <string.h>
+#include <cpkit/linsys.h>
+
+struct cpk_linsys {
+  const cpk_linsys_type *type;
+  void *state;
+};
+
+const cpk_linsys_type *cpk_linsys_find(const char *name)
+{
+  const cpk_linsys_type *all[] = {cpk_linsys_dense, cpk_linsys_umfpack};
+  for (size_t k = 0; name && k < sizeof all / sizeof all[0]; k++)
+    if (strcmp(all[k]->name, name) == 0) return all[k];
+  return NULL;
+}
+
+int cpk_linsys_alloc(const cpk_linsys_type *T, size_t n, cpk_linsys **out)
+{
+  *out = NULL;
+  if (!T) return CPK_EINVAL;
+  cpk_linsys *L = calloc(1, sizeof *L);
+  if (!L) return CPK_ENOMEM;
+  L->type = T;
+  int rc = T->alloc(&L->state, n);
+  if (rc) {
+    free(L);
+    return rc;
+  }
+  *out = L;
+  return CPK_OK;
+}
+
+int cpk_linsys_factor(cpk_linsys *L, const cpk_csc *A) { return L->type->factor(L->state, A); }
+
+int cpk_linsys_solve(cpk_linsys *L, double *x, int transpose)
+{
+  return L->type->solve(L->state, x, transpose);
+}
+
+int cpk_linsys_replace_column(cpk_linsys *L, size_t j, const double *col, const double *Ainv_col)
+{
+  if (!L->type->replace_column) return CPK_EUNSUP;
+  return L->type->replace_column(L->state, j, col, Ainv_col);
+}
+
+void cpk_linsys_get_stats(const cpk_linsys *L, cpk_linsys_stats *st)
+{
+  memset(st, 0, sizeof *st);
+  L->type->stats(L->state, st);
+}
+
+const char *cpk_linsys_name(const cpk_linsys *L) { return L->type->name; }
+
+void cpk_linsys_free(cpk_linsys *L)
+{
+  if (!L) return;
+  if (L->state) L->type->free(L->state);
+  free(L);
+}

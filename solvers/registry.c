@@ -1,0 +1,22 @@
+/* registry.c: the list of built-in solvers, found by name. Adding a solver adds one line here. */
+#include <string.h>
+#include <cpkit/solver.h>
+
+static const cpk_solver_type *const *const registry[] = {
+    &cpk_solver_lemke,
+    &cpk_solver_enum,
+};
+
+size_t cpk_solver_count(void) { return sizeof registry / sizeof registry[0]; }
+
+const cpk_solver_type *cpk_solver_at(size_t i)
+{
+  return i < cpk_solver_count() ? *registry[i] : NULL;
+}
+
+const cpk_solver_type *cpk_solver_find(const char *name)
+{
+  for (size_t i = 0; name && i < cpk_solver_count(); i++)
+    if (strcmp((*registry[i])->name, name) == 0) return *registry[i];
+  return NULL;
+}

@@ -1,0 +1,165 @@
+/* solver.c: the solve driver: validation, settings copy, timing, and the common residual check. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cpkit/solver.h>
+#include <cpkit/util.h>
+#include "monitor.h"
+
+struct cpk_solver {
+  const cpk_solver_type *type;
+  const cpk_problem *problem; /* borrowed */
+  cpk_settings settings;      /* copy; array fields point at the copies below */
+  double *z0, *covering;
+  int *basis0;
+  void *state;
+};
+
+int cpk_solver_accepts(const cpk_solver_type *T, const cpk_problem *p)
+{
+  return (T->kinds & (unsigned)p->kind) != 0;
+}
+
+static int copy_array(void **dst, const void *src, size_t n, size_t size)
+{
+  if (!src) return CPK_OK;
+  if (!*dst && !(*dst = cpk_alloc_array(n, size))) return CPK_ENOMEM;
+  memcpy(*dst, src, n * size);
+  return CPK_OK;
+}
+
+/* Copy the caller's arrays so no pointer into caller memory is kept past the call. */
+static int own_settings(cpk_solver *s, const cpk_settings *given)
+{
+  size_t n = s->problem->n;
+  s->settings = *given;
+  if (copy_array((void **)&s->z0, given->z0, n, sizeof(double)) ||
+      copy_array((void **)&s->basis0, given->basis0, n, sizeof(int)) ||
+      copy_array((void **)&s->covering, given->lemke.covering, n, sizeof(double)))
+    return CPK_ENOMEM;
+  s->settings.z0 = given->z0 ? s->z0 : NULL;
+  s->settings.basis0 = given->basis0 ? s->basis0 : NULL;
+  s->settings.lemke.covering = given->lemke.covering ? s->covering : NULL;
+  return CPK_OK;
+}
+
+static int check_warm_start(const cpk_solver *s, cpk_error *err)
+{
+  const cpk_settings *st = &s->settings;
+  for (size_t i = 0; i < s->problem->n; i++) {
+    if (st->z0 && !isfinite(st->z0[i]))
+      return cpk_error_set(err, CPK_EINVAL, "warm start z0[%zu] is not finite", i + 1);
+    if (st->basis0 && (st->basis0[i] < CPK_VAR_AT_LOWER || st->basis0[i] > CPK_VAR_BASIC))
+      return cpk_error_set(err, CPK_EINVAL, "warm start basis[%zu] is not a variable state", i + 1);
+    if (st->lemke.covering && !(st->lemke.covering[i] > 0.0 && isfinite(st->lemke.covering[i])))
+      return cpk_error_set(err, CPK_EINVAL, "covering vector entry %zu must be positive", i + 1);
+  }
+  return CPK_OK;
+}
+
+int cpk_solver_alloc(const cpk_solver_type *T, const cpk_problem *p, const cpk_settings *settings,
+                     cpk_solver **out, cpk_error *err)
+{
+  cpk_settings defaults;
+  int rc;
+  *out = NULL;
+  cpk_error_clear(err);
+  if (!T || !p) return cpk_error_set(err, CPK_EINVAL, "no solver or no problem given");
+  if ((rc = cpk_problem_validate(p, err))) return rc;
+  if (!cpk_solver_accepts(T, p))
+    return cpk_error_set(err, CPK_EUNSUP, "solver '%s' does not accept %s problems", T->name,
+                         cpk_problem_kind_name(p->kind));
+  if (!settings) {
+    cpk_settings_default(&defaults);
+    settings = &defaults;
+  }
+  if ((rc = cpk_settings_validate(settings, err))) return rc;
+  cpk_solver *s = calloc(1, sizeof *s);
+  if (!s) return cpk_error_set(err, CPK_ENOMEM, "out of memory");
+  s->type = T;
+  s->problem = p;
+  rc = own_settings(s, settings);
+  if (rc) cpk_error_set(err, rc, "out of memory");
+  if (!rc) rc = check_warm_start(s, err);
+  if (!rc) {
+    rc = T->alloc(&s->state, p, &s->settings, err);
+    if (rc && err && !err->message[0]) cpk_error_set(err, rc, "%s: %s", T->name, cpk_strerror(rc));
+  }
+  if (rc) {
+    cpk_solver_free(s);
+    return rc;
+  }
+  *out = s;
+  return CPK_OK;
+}
+
+int cpk_solver_set_warm_start(cpk_solver *s, const double *z0, const int *basis0)
+{
+  size_t n = s->problem->n;
+  if (copy_array((void **)&s->z0, z0, n, sizeof(double)) ||
+      copy_array((void **)&s->basis0, basis0, n, sizeof(int)))
+    return CPK_ENOMEM;
+  s->settings.z0 = z0 ? s->z0 : NULL;
+  s->settings.basis0 = basis0 ? s->basis0 : NULL;
+  return check_warm_start(s, NULL);
+}
+
+/* Judge the solver's answer by the common residual, whatever the solver said. */
+static void finish_result(const cpk_problem *p, const cpk_settings *st, cpk_result *r)
+{
+  int rc = cpk_problem_residual(p, r->z, r->w, &r->residual);
+  r->tolerance = cpk_problem_tolerance(p, st->tol);
+  if (r->status == CPK_STATUS_SOLVED && (rc || !(r->residual <= r->tolerance))) {
+    r->status = CPK_STATUS_STALLED;
+    snprintf(r->message, sizeof r->message,
+             "solver claimed a solution but the natural residual %.3g exceeds the tolerance %.3g",
+             r->residual, r->tolerance);
+  }
+}
+
+int cpk_solver_solve(cpk_solver *s, cpk_result *r, cpk_error *err)
+{
+  const cpk_problem *p = s->problem;
+  cpk_monitor mon;
+  cpk_error_clear(err);
+  if (!r || r->n != p->n)
+    return cpk_error_set(err, CPK_EINVAL, "result must be allocated for n = %zu", p->n);
+  cpk_result_reset(r);
+  r->solver = s->type->name;
+  long max_iter = s->settings.max_iter;
+  if (max_iter == 0) max_iter = s->type->default_max_iter ? s->type->default_max_iter(p) : 1000;
+  cpk_monitor_start(&mon, &s->settings, s->type->name, max_iter);
+  int rc = s->type->solve(s->state, p, &s->settings, &mon, r);
+  r->time_s = cpk_monitor_elapsed(&mon);
+  if (rc) return cpk_error_set(err, rc, "%s: %s", s->type->name, cpk_strerror(rc));
+  finish_result(p, &s->settings, r);
+  if (s->settings.verbose >= 1)
+    fprintf(s->settings.log ? s->settings.log : stderr,
+            "%s: %s after %ld iterations, residual %.3g, %.3fs\n", s->type->name,
+            cpk_status_name(r->status), r->iterations, r->residual, r->time_s);
+  return CPK_OK;
+}
+
+const cpk_solver_type *cpk_solver_type_of(const cpk_solver *s) { return s->type; }
+
+void cpk_solver_free(cpk_solver *s)
+{
+  if (!s) return;
+  if (s->state) s->type->free(s->state);
+  free(s->z0);
+  free(s->basis0);
+  free(s->covering);
+  free(s);
+}
+
+int cpk_solve(const cpk_problem *p, const char *solver_name, const cpk_settings *settings,
+              cpk_result *r, cpk_error *err)
+{
+  const cpk_solver_type *T = cpk_solver_find(solver_name);
+  cpk_solver *s = NULL;
+  if (!T) return cpk_error_set(err, CPK_ENOTFOUND, "unknown solver '%s'", solver_name ? solver_name : "");
+  int rc = cpk_solver_alloc(T, p, settings, &s, err);
+  if (!rc) rc = cpk_solver_solve(s, r, err);
+  cpk_solver_free(s);
+  return rc;
+}

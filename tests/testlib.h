@@ -1,0 +1,27 @@
+/* testlib.h: TAP test helpers (ok, near, independent LCP/MCP solution checks). */
+#ifndef CPK_TESTLIB_H
+#define CPK_TESTLIB_H
+#include <stddef.h>
+#include <cpkit/cpkit.h>
+
+/** Record one test; prints "ok N - ..." or "not ok N - ...". Returns cond. */
+int t_ok(int cond, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/** |x - expected| <= tol (absolute). */
+int t_near(double x, double expected, double tol, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/** Print a TAP comment line. */
+void t_diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/** Print the plan and return the exit status (0 if all passed). */
+int t_done(void);
+/** Path of a file in tests/ (uses CPK_TEST_SRCDIR); static buffer. */
+const char *t_srcpath(const char *rel);
+/** Seed for random tests: CPK_TEST_SEED or a fixed default. */
+unsigned long t_seed(void);
+
+/**
+ * Independent check that z solves the box MCP p to absolute tolerance tol:
+ * recomputes w = F(z) with its own loop (not cpk_natural_residual) and checks
+ * bounds, sign conditions and complementarity. Returns 1 if it does.
+ */
+int t_is_mcp_solution(const cpk_problem *p, const double *z, double tol);
+#endif

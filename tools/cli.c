@@ -1,0 +1,2 @@
+/* cli.c: PLACEHOLDER. */
+typedef int cpk_placeholder_cli;

@@ -1,0 +1,2 @@
+/* cpkit.c: PLACEHOLDER. */
+int main(void) { return 1; }
