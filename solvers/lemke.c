@@ -1,7 +1,627 @@
-/* lemkeerate.c: PLACEHOLDER, being written. */
+/* lemke.c: Lemke's complementary pivoting method (Scheme I) for LCPs and affine box MCPs. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
 #include <cpkit/solver.h>
-static int a_(void **st, const cpk_problem *p, const cpk_settings *s, cpk_error *e) { (void)st; (void)p; (void)s; (void)e; return CPK_EUNSUP; }
-static int s_(void *st, const cpk_problem *p, const cpk_settings *s, cpk_monitor *m, cpk_result *r) { (void)st; (void)p; (void)s; (void)m; (void)r; return CPK_EUNSUP; }
-static void f_(void *st) { (void)st; }
-static const cpk_solver_type t_ = {"lemke", "placeholder", CPK_KIND_LCP, NULL, a_, s_, f_};
-const cpk_solver_type *cpk_solver_lemke = &t_;
+#include <cpkit/util.h>
+#include "lemke_basis.h"
+
+/*
+ * Bounded variables are handled directly, as in PATH's pivotal method: every
+ * pair (z_i, s_i = F_i) has one basic member. z_i nonbasic sits at l_i or u_i
+ * and then s_i is basic with s_i >= 0 (z at l) or s_i <= 0 (z at u); z_i basic
+ * keeps l_i <= z_i <= u_i and s_i = 0. The artificial t covers the start:
+ * as t grows every basic variable moves at rate c_k towards feasibility.
+ * Degeneracy is resolved lexicographically (rows of B^{-1}), so it never cycles.
+ */
+
+enum { STEP_BLOCK, STEP_FLIP, STEP_RAY };
+enum { RUN_DONE = 0, RUN_RETRY_COLD = -1 };
+
+typedef struct lemke_state {
+  size_t n;
+  lemke_basis basis;
+  double *a_t;      /* artificial column */
+  double *c;        /* rates of the basic variables as t grows at the start */
+  double *xb;       /* basic values, by position */
+  double *alpha;    /* B^{-1} times the entering column */
+  double *col;      /* entering column */
+  double *key, *best_key, *work;
+  size_t *cand;     /* tied positions in a ratio test */
+  double *cdiv;     /* their lexicographic divisors */
+  int *zstate;      /* cpk_var_state of each z_i */
+  long pivots, flips, ties;
+} lemke_state;
+
+typedef struct lemke_step {
+  int kind;
+  size_t k;        /* blocking position */
+  double theta;    /* step length */
+  int hits_upper;  /* the blocking variable leaves at its upper bound */
+} lemke_step;
+
+static long lemke_default_max_iter(const cpk_problem *p) { return 50 * (long)p->n + 1000; }
+
+static void lemke_free(void *vs)
+{
+  lemke_state *S = vs;
+  if (!S) return;
+  lemke_basis_free(&S->basis);
+  free(S->a_t);
+  free(S->c);
+  free(S->xb);
+  free(S->alpha);
+  free(S->col);
+  free(S->key);
+  free(S->best_key);
+  free(S->work);
+  free(S->zstate);
+  free(S->cand);
+  free(S->cdiv);
+  free(S);
+}
+
+static const cpk_linsys_type *choose_linsys(const cpk_problem *p, const cpk_settings *s)
+{
+  if (s->linsys) return s->linsys;
+  return (p->M->format == CPK_MATRIX_DENSE || p->n <= 100) ? cpk_linsys_dense : cpk_linsys_umfpack;
+}
+
+static int lemke_alloc(void **out, const cpk_problem *p, const cpk_settings *s, cpk_error *err)
+{
+  size_t n = p->n;
+  lemke_state *S = calloc(1, sizeof *S);
+  *out = NULL;
+  if (!S) return CPK_ENOMEM;
+  S->n = n;
+  double **vecs[] = {&S->a_t, &S->c,        &S->xb,   &S->alpha,
+                     &S->col, &S->key,      &S->best_key, &S->work, &S->cdiv};
+  int rc = CPK_OK;
+  for (size_t v = 0; v < sizeof vecs / sizeof vecs[0]; v++)
+    if (!(*vecs[v] = cpk_calloc_array(n, sizeof(double)))) rc = CPK_ENOMEM;
+  if (!(S->zstate = cpk_calloc_array(n, sizeof *S->zstate))) rc = CPK_ENOMEM;
+  if (!(S->cand = cpk_calloc_array(n, sizeof *S->cand))) rc = CPK_ENOMEM;
+  if (!rc) {
+    const cpk_linsys_type *T = choose_linsys(p, s);
+    long interval = s->lemke.refactor_interval;
+    if (T == cpk_linsys_dense && interval < (long)n) interval = (long)n; /* keeps O(n^2) per pivot */
+    rc = lemke_basis_alloc(&S->basis, p, T, S->a_t, interval);
+  }
+  if (rc) {
+    lemke_free(S);
+    return cpk_error_set(err, rc, "lemke: cannot allocate the workspace for n = %zu", n);
+  }
+  *out = S;
+  return CPK_OK;
+}
+
+/* ---- variables ---------------------------------------------------------- */
+
+static void var_bounds(const lemke_state *S, const cpk_problem *p, size_t v, double *lo, double *up)
+{
+  size_t n = S->n;
+  if (v < n) {
+    *lo = p->lower[v];
+    *up = p->upper[v];
+  } else if (v < 2 * n) {
+    size_t i = v - n;
+    int fixed = p->lower[i] == p->upper[i];
+    *lo = (S->zstate[i] == CPK_VAR_AT_LOWER || fixed) ? (fixed ? -INFINITY : 0.0) : -INFINITY;
+    *up = (S->zstate[i] == CPK_VAR_AT_UPPER || fixed) ? (fixed ? INFINITY : 0.0) : INFINITY;
+  } else {
+    *lo = 0.0;
+    *up = INFINITY;
+  }
+}
+
+static double nonbasic_z(const lemke_state *S, const cpk_problem *p, size_t i)
+{
+  if (S->zstate[i] == CPK_VAR_AT_LOWER) return p->lower[i];
+  if (S->zstate[i] == CPK_VAR_AT_UPPER) return p->upper[i];
+  return 0.0;
+}
+
+/* x_B = B^{-1} (q + M z_N), from scratch. */
+static int compute_xb(lemke_state *S, const cpk_problem *p)
+{
+  for (size_t i = 0; i < S->n; i++) S->work[i] = nonbasic_z(S, p, i);
+  cpk_matrix_mv(p->M, S->work, S->xb, 0);
+  for (size_t i = 0; i < S->n; i++) S->xb[i] += p->q[i];
+  return lemke_basis_solve(&S->basis, S->xb, 0);
+}
+
+static void extract_z(const lemke_state *S, const cpk_problem *p, double *z)
+{
+  for (size_t i = 0; i < S->n; i++) {
+    long k = S->basis.pos[LEMKE_VAR_Z(&S->basis, i)];
+    if (k < 0) {
+      z[i] = nonbasic_z(S, p, i);
+      continue;
+    }
+    double v = S->xb[k];
+    z[i] = v < p->lower[i] ? p->lower[i] : (v > p->upper[i] ? p->upper[i] : v);
+  }
+}
+
+/* ---- the starting basis ------------------------------------------------- */
+
+static int coerce_state(const cpk_problem *p, size_t i, int want)
+{
+  int has_l = isfinite(p->lower[i]), has_u = isfinite(p->upper[i]);
+  if (want == CPK_VAR_AT_LOWER && has_l) return want;
+  if (want == CPK_VAR_AT_UPPER && has_u) return want;
+  if (want == CPK_VAR_BASIC || (!has_l && !has_u)) return CPK_VAR_BASIC;
+  return has_l ? CPK_VAR_AT_LOWER : CPK_VAR_AT_UPPER;
+}
+
+static int state_from_point(const cpk_problem *p, size_t i, double z)
+{
+  double scale = 1e-12 * (1.0 + fabs(z));
+  if (isfinite(p->lower[i]) && z <= p->lower[i] + scale) return CPK_VAR_AT_LOWER;
+  if (isfinite(p->upper[i]) && z >= p->upper[i] - scale) return CPK_VAR_AT_UPPER;
+  return CPK_VAR_BASIC;
+}
+
+/* Cold start: every bounded z at a bound, free z basic. Warm: the given basis or point. */
+static void set_initial_basis(lemke_state *S, const cpk_problem *p, const cpk_settings *s, int warm)
+{
+  lemke_basis *b = &S->basis;
+  for (size_t v = 0; v < 2 * S->n + 1; v++) b->pos[v] = -1;
+  for (size_t i = 0; i < S->n; i++) {
+    int want = CPK_VAR_AT_LOWER;
+    if (warm && s->basis0) want = s->basis0[i];
+    else if (warm && s->z0) want = state_from_point(p, i, s->z0[i]);
+    S->zstate[i] = coerce_state(p, i, want);
+    b->head[i] = S->n + 1; /* nothing yet */
+    lemke_basis_set(b, i, S->zstate[i] == CPK_VAR_BASIC ? LEMKE_VAR_Z(b, i) : LEMKE_VAR_S(b, i));
+  }
+}
+
+/* ---- covering vector and the artificial column -------------------------- */
+
+/*
+ * Rate c_k of basic position k as t grows: towards feasibility on one-sided
+ * rows (as d > 0 in the textbook LCP case), zero on free rows and on
+ * two-sided rows that are already strictly inside. a_t = -B c, so that
+ * B^{-1} a_t = -c exactly.
+ */
+static void set_covering(lemke_state *S, const cpk_problem *p, const cpk_settings *s)
+{
+  size_t n = S->n;
+  lemke_basis *b = &S->basis;
+  for (size_t k = 0; k < n; k++) {
+    size_t v = b->head[k];
+    double lo, up, d = s->lemke.covering ? s->lemke.covering[v % n] : 1.0;
+    var_bounds(S, p, v, &lo, &up);
+    double margin = 1e-9 * (1.0 + fabs(S->xb[k]));
+    if (isinf(lo) && isinf(up)) S->c[k] = 0.0;
+    else if (isinf(up)) S->c[k] = d;
+    else if (isinf(lo)) S->c[k] = -d;
+    else S->c[k] = S->xb[k] < lo + margin ? d : (S->xb[k] > up - margin ? -d : 0.0);
+  }
+  memset(S->a_t, 0, n * sizeof *S->a_t);
+  for (size_t k = 0; k < n; k++) {
+    if (S->c[k] == 0.0) continue;
+    lemke_basis_column(b, b->head[k], S->col);
+    for (size_t i = 0; i < n; i++) S->a_t[i] -= S->c[k] * S->col[i];
+  }
+}
+
+static double violation(const lemke_state *S, const cpk_problem *p, size_t k)
+{
+  double lo, up;
+  var_bounds(S, p, S->basis.head[k], &lo, &up);
+  double x = S->xb[k];
+  return x < lo ? lo - x : (x > up ? x - up : 0.0);
+}
+
+static int basis_feasible(const lemke_state *S, const cpk_problem *p, double tol)
+{
+  for (size_t k = 0; k < S->n; k++)
+    if (violation(S, p, k) > tol) return 0;
+  return 1;
+}
+
+/* ---- lexicographic tie-breaking ------------------------------------------ */
+
+/* key <- (row k of B^{-1}) / divisor: the perturbation part of a ratio. */
+static int lex_key(lemke_state *S, size_t k, double divisor, double *key)
+{
+  memset(key, 0, S->n * sizeof *key);
+  key[k] = 1.0;
+  int rc = lemke_basis_solve(&S->basis, key, 1);
+  for (size_t j = 0; j < S->n; j++) key[j] /= divisor;
+  return rc;
+}
+
+static int lex_less(const double *a, const double *b, size_t n)
+{
+  for (size_t j = 0; j < n; j++) {
+    double scale = 1e-11 * (fabs(a[j]) + fabs(b[j]));
+    if (a[j] < b[j] - scale) return 1;
+    if (a[j] > b[j] + scale) return 0;
+  }
+  return 0;
+}
+
+/*
+ * Among the m tied positions cand[] pick the one whose perturbed ratio is
+ * lexicographically smallest: key = (row of B^{-1}) / div. Leaves the winner's key in best_key.
+ */
+static int lex_choose(lemke_state *S, size_t m, size_t *chosen)
+{
+  *chosen = S->cand[0];
+  if (m == 1) return CPK_OK;
+  S->ties++;
+  int rc = lex_key(S, S->cand[0], S->cdiv[0], S->best_key);
+  for (size_t c = 1; !rc && c < m; c++) {
+    rc = lex_key(S, S->cand[c], S->cdiv[c], S->key);
+    if (!rc && lex_less(S->key, S->best_key, S->n)) {
+      double *t = S->key;
+      S->key = S->best_key;
+      S->best_key = t;
+      *chosen = S->cand[c];
+    }
+  }
+  return rc;
+}
+
+/* 1 if the first significant entry of key is negative (key lexicographically below zero). */
+static int lex_negative(const double *key, size_t n)
+{
+  for (size_t j = 0; j < n; j++)
+    if (fabs(key[j]) > 1e-14) return key[j] < 0.0;
+  return 0;
+}
+
+/* ---- ratio tests ---------------------------------------------------------- */
+
+static double tie_limit(double theta) { return theta + 1e-10 * (1.0 > theta ? 1.0 : theta); }
+
+/* Step at which position k reaches a bound when it moves at rate r (INFINITY if never). */
+static double row_theta(const lemke_state *S, const cpk_problem *p, size_t k, double r, double ptol,
+                        int *hits_upper)
+{
+  double lo, up, x = S->xb[k];
+  var_bounds(S, p, S->basis.head[k], &lo, &up);
+  *hits_upper = 0;
+  if (r < -ptol && isfinite(lo)) return x > lo ? (x - lo) / -r : 0.0;
+  *hits_upper = 1;
+  if (r > ptol && isfinite(up)) return x < up ? (up - x) / r : 0.0;
+  return INFINITY;
+}
+
+/* The first step: t enters; the position needing the largest t leaves (lexicographic max). */
+static int first_step(lemke_state *S, const cpk_problem *p, lemke_step *st)
+{
+  double tmax = -INFINITY;
+  for (size_t k = 0; k < S->n; k++) {
+    if (S->c[k] == 0.0) continue;
+    double lo, up;
+    var_bounds(S, p, S->basis.head[k], &lo, &up);
+    double need = ((S->c[k] > 0 ? lo : up) - S->xb[k]) / S->c[k];
+    if (need > tmax) tmax = need;
+  }
+  size_t m = 0;
+  for (size_t k = 0; k < S->n; k++) {
+    if (S->c[k] == 0.0) continue;
+    double lo, up;
+    var_bounds(S, p, S->basis.head[k], &lo, &up);
+    double need = ((S->c[k] > 0 ? lo : up) - S->xb[k]) / S->c[k];
+    if (need >= tmax - (tie_limit(fabs(tmax)) - fabs(tmax))) {
+      S->cand[m] = k;
+      S->cdiv[m++] = S->c[k];
+    }
+  }
+  st->kind = STEP_BLOCK;
+  st->theta = tmax;
+  int rc = lex_choose(S, m, &st->k);
+  st->hits_upper = S->c[st->k] < 0;
+  return rc;
+}
+
+static double flip_theta(const cpk_problem *p, size_t n, size_t e)
+{
+  return e < n ? p->upper[e] - p->lower[e] : INFINITY; /* inf - finite stays inf */
+}
+
+/* Minimum ratio test for entering variable e moving in direction sigma (alpha = B^{-1} a_e). */
+static int ratio_test(lemke_state *S, const cpk_problem *p, const cpk_settings *s, size_t e,
+                      int sigma, lemke_step *st)
+{
+  size_t n = S->n, m = 0, t_var = LEMKE_VAR_T(&S->basis);
+  double amax = 0.0, best = flip_theta(p, n, e);
+  int up;
+  for (size_t k = 0; k < n; k++) amax = fmax(amax, fabs(S->alpha[k]));
+  double ptol = s->lemke.pivot_tol * amax;
+  for (size_t k = 0; k < n; k++) best = fmin(best, row_theta(S, p, k, -sigma * S->alpha[k], ptol, &up));
+  st->theta = best;
+  if (isinf(best)) {
+    st->kind = STEP_RAY;
+    return CPK_OK;
+  }
+  double limit = tie_limit(best);
+  for (size_t k = 0; k < n; k++) {
+    double r = -sigma * S->alpha[k];
+    if (row_theta(S, p, k, r, ptol, &up) > limit) continue;
+    if (S->basis.head[k] == t_var) { /* finish as soon as t can leave */
+      m = 0;
+      S->cand[m] = k;
+      S->cdiv[m++] = -r;
+      break;
+    }
+    S->cand[m] = k;
+    S->cdiv[m++] = -r;
+  }
+  int flip_tied = flip_theta(p, n, e) <= limit;
+  if (m == 0) {
+    st->kind = STEP_FLIP;
+    return CPK_OK;
+  }
+  st->kind = STEP_BLOCK;
+  int rc = lex_choose(S, m, &st->k);
+  if (!rc && flip_tied && S->basis.head[st->k] != t_var) {
+    if (m == 1) rc = lex_key(S, st->k, S->cdiv[0], S->best_key);
+    if (!rc && !lex_negative(S->best_key, n)) st->kind = STEP_FLIP;
+  }
+  row_theta(S, p, st->k, -sigma * S->alpha[st->k], ptol, &st->hits_upper);
+  return rc;
+}
+
+/* ---- pivots --------------------------------------------------------------- */
+
+/* Value of entering variable e after a step theta in direction sigma from its nonbasic value. */
+static double entering_value(const lemke_state *S, const cpk_problem *p, size_t e, int sigma,
+                             double theta)
+{
+  return (e < S->n ? nonbasic_z(S, p, e) : 0.0) + sigma * theta;
+}
+
+/*
+ * The leaving variable v (at its lower or upper bound) determines who enters
+ * next: its complement, moving to the side its sign condition allows.
+ * Returns 0 when t left (a solution), 1 otherwise.
+ */
+static int complement_of(lemke_state *S, size_t v, int hits_upper, size_t *e, int *sigma)
+{
+  size_t n = S->n;
+  if (v == 2 * n) return 0;
+  if (v < n) { /* z_v left at a bound: s_v enters with the sign that bound allows */
+    S->zstate[v] = hits_upper ? CPK_VAR_AT_UPPER : CPK_VAR_AT_LOWER;
+    *e = n + v;
+    *sigma = hits_upper ? -1 : 1;
+  } else { /* s_i reached 0: z_i leaves its bound */
+    *e = v - n;
+    *sigma = S->zstate[v - n] == CPK_VAR_AT_LOWER ? 1 : -1;
+  }
+  return 1;
+}
+
+/* Apply a blocking pivot: e enters at position st->k. Returns 0 on success. */
+static int apply_pivot(lemke_state *S, const cpk_problem *p, size_t e, int sigma,
+                       const lemke_step *st)
+{
+  double value = entering_value(S, p, e, sigma, st->theta);
+  int refactored;
+  for (size_t k = 0; k < S->n; k++) S->xb[k] -= sigma * st->theta * S->alpha[k];
+  if (e < S->n) S->zstate[e] = CPK_VAR_BASIC;
+  S->xb[st->k] = value;
+  int rc = lemke_basis_replace(&S->basis, st->k, e, S->col, S->alpha, &refactored);
+  S->pivots++;
+  if (!rc && refactored) rc = compute_xb(S, p); /* fresh factors: drop accumulated drift */
+  return rc;
+}
+
+/* Entering z_e ran from one bound to the other before anything blocked. */
+static void apply_flip(lemke_state *S, size_t e, int sigma, double theta, size_t *next, int *nsigma)
+{
+  for (size_t k = 0; k < S->n; k++) S->xb[k] -= sigma * theta * S->alpha[k];
+  S->zstate[e] = S->zstate[e] == CPK_VAR_AT_LOWER ? CPK_VAR_AT_UPPER : CPK_VAR_AT_LOWER;
+  *next = S->n + e;
+  *nsigma = S->zstate[e] == CPK_VAR_AT_UPPER ? -1 : 1;
+  S->flips++;
+}
+
+/* ---- endings -------------------------------------------------------------- */
+
+/*
+ * y >= 0, M^T y <= 0 and q^T y < 0 prove that Mz + q >= 0, z >= 0 has no
+ * solution (y^T(Mz + q) would be both >= 0 and < 0). On a copositive-plus
+ * matrix Lemke's secondary ray yields such a y; we check it rather than trust it.
+ */
+static int lcp_infeasibility_certificate(const cpk_problem *p, const double *ray, double *y,
+                                         double *g)
+{
+  size_t n = p->n;
+  double ymax = 0.0, qnorm = 1.0, qy = 0.0;
+  for (size_t i = 0; i < n; i++) ymax = fmax(ymax, fabs(ray[i]));
+  if (!(ymax > 0.0)) return 0;
+  for (size_t i = 0; i < n; i++) {
+    y[i] = ray[i] / ymax;
+    if (y[i] < -1e-10) return 0;
+    if (y[i] < 0.0) y[i] = 0.0;
+    qnorm = fmax(qnorm, fabs(p->q[i]));
+    qy += p->q[i] * y[i];
+  }
+  double mnorm = fmax(1.0, cpk_matrix_norm_inf(p->M));
+  cpk_matrix_mv(p->M, y, g, 1);
+  for (size_t i = 0; i < n; i++)
+    if (g[i] > 1e-10 * mnorm) return 0;
+  return qy < -1e-10 * qnorm;
+}
+
+static void finish_ray(lemke_state *S, const cpk_problem *p, size_t e, int sigma, cpk_result *r)
+{
+  size_t n = S->n;
+  memset(r->ray, 0, n * sizeof *r->ray);
+  if (e < n) r->ray[e] = sigma;
+  for (size_t k = 0; k < n; k++)
+    if (S->basis.head[k] < n) r->ray[S->basis.head[k]] = -sigma * S->alpha[k];
+  r->has_ray = 1;
+  extract_z(S, p, r->z);
+  if (cpk_problem_has_lcp_bounds(p) && lcp_infeasibility_certificate(p, r->ray, S->work, S->key)) {
+    r->status = CPK_STATUS_NO_SOLUTION;
+    snprintf(r->message, sizeof r->message,
+             "secondary ray: y = ray satisfies y >= 0, M'y <= 0, q'y < 0, so no solution exists");
+  } else {
+    r->status = CPK_STATUS_RAY_TERMINATION;
+    snprintf(r->message, sizeof r->message,
+             "ended on a secondary ray (entering %s%zu); nothing is proved for this matrix class",
+             e < n ? "z" : "s", (e % n) + 1);
+  }
+}
+
+/* One step of iterative refinement of x_B on a fresh factorization, when the residual asks for it. */
+static int refine(lemke_state *S, const cpk_problem *p)
+{
+  int rc = lemke_basis_factor(&S->basis);
+  if (!rc) rc = compute_xb(S, p);
+  if (rc) return rc;
+  for (size_t i = 0; i < S->n; i++) S->col[i] = nonbasic_z(S, p, i);
+  cpk_matrix_mv(p->M, S->col, S->alpha, 0); /* rhs = q + M z_N */
+  lemke_basis_multiply(&S->basis, S->xb, S->work);
+  for (size_t i = 0; i < S->n; i++) S->work[i] = p->q[i] + S->alpha[i] - S->work[i];
+  rc = lemke_basis_solve(&S->basis, S->work, 0);
+  for (size_t k = 0; !rc && k < S->n; k++) S->xb[k] += S->work[k];
+  return rc;
+}
+
+static int finish_solution(lemke_state *S, const cpk_problem *p, const cpk_settings *s,
+                           cpk_result *r)
+{
+  double res;
+  extract_z(S, p, r->z);
+  cpk_problem_residual(p, r->z, S->work, &res);
+  if (res > cpk_problem_tolerance(p, s->tol)) {
+    int rc = refine(S, p);
+    if (rc && rc != CPK_ESINGULAR) return rc;
+    extract_z(S, p, r->z);
+    cpk_result_set_stat(r, "refined", 1.0);
+  }
+  r->status = CPK_STATUS_SOLVED; /* the driver checks the residual and downgrades if it fails */
+  return CPK_OK;
+}
+
+static void fill_stats(const lemke_state *S, cpk_result *r)
+{
+  cpk_linsys_stats ls;
+  cpk_linsys_get_stats(S->basis.ls, &ls);
+  r->iterations = S->pivots + S->flips;
+  cpk_result_set_stat(r, "pivots", (double)S->pivots);
+  cpk_result_set_stat(r, "bound_flips", (double)S->flips);
+  cpk_result_set_stat(r, "lex_ties", (double)S->ties);
+  cpk_result_set_stat(r, "factorizations", (double)ls.factorizations);
+  cpk_result_set_stat(r, "updates", (double)ls.updates);
+  cpk_result_set_stat(r, "factor_time_s", ls.factor_time_s);
+  cpk_result_set_stat(r, "nnz_factors", ls.nnz_factors);
+  cpk_result_set_stat(r, "sparse_linsys", S->basis.ls && strcmp(cpk_linsys_name(S->basis.ls), "umfpack") == 0);
+  r->has_basis = 1;
+  for (size_t i = 0; i < S->n; i++) r->basis[i] = S->zstate[i];
+}
+
+/* ---- the method ---------------------------------------------------------- */
+
+static void set_stalled(cpk_result *r, const char *why)
+{
+  r->status = CPK_STATUS_STALLED;
+  snprintf(r->message, sizeof r->message, "%s", why);
+}
+
+/* Factor the starting basis and take t into it. Returns RUN_DONE when the run already ended. */
+static int start(lemke_state *S, const cpk_problem *p, const cpk_settings *s, int warm,
+                 cpk_result *r, size_t *e, int *sigma)
+{
+  set_initial_basis(S, p, s, warm);
+  int rc = lemke_basis_factor(&S->basis);
+  if (!rc) rc = compute_xb(S, p);
+  if (rc == CPK_ESINGULAR) {
+    if (warm) return RUN_RETRY_COLD;
+    set_stalled(r, "the block of M for the free variables is singular; Lemke's method cannot start");
+    return RUN_DONE;
+  }
+  if (rc) return rc;
+  if (basis_feasible(S, p, 0.1 * cpk_problem_tolerance(p, s->tol))) {
+    rc = finish_solution(S, p, s, r);
+    return rc ? rc : RUN_DONE;
+  }
+  set_covering(S, p, s);
+  lemke_step st;
+  if ((rc = first_step(S, p, &st))) return rc;
+  size_t leaving = S->basis.head[st.k];
+  for (size_t k = 0; k < S->n; k++) S->alpha[k] = -S->c[k]; /* B^{-1} a_t = -c */
+  memcpy(S->col, S->a_t, S->n * sizeof *S->col);
+  if ((rc = apply_pivot(S, p, LEMKE_VAR_T(&S->basis), 1, &st))) return rc;
+  if (warm && !basis_feasible(S, p, 1e-7 * (1.0 + st.theta))) return RUN_RETRY_COLD;
+  complement_of(S, leaving, st.hits_upper, e, sigma);
+  return 1;
+}
+
+/* Pivot until t leaves, a ray, or a limit. Returns RUN_DONE, RUN_RETRY_COLD or an error code. */
+static int run(lemke_state *S, const cpk_problem *p, const cpk_settings *s, int warm,
+               cpk_monitor *mon, cpk_result *r)
+{
+  size_t e;
+  int sigma, rc = start(S, p, s, warm, r, &e, &sigma);
+  if (rc != 1) return rc;
+  for (long iter = 1;; iter++) {
+    size_t t_pos = (size_t)S->basis.pos[LEMKE_VAR_T(&S->basis)];
+    int stop = cpk_monitor_iteration(mon, iter, S->xb[t_pos]);
+    if (stop) {
+      r->status = (cpk_status)stop;
+      extract_z(S, p, r->z);
+      return RUN_DONE;
+    }
+    lemke_basis_column(&S->basis, e, S->col);
+    memcpy(S->alpha, S->col, S->n * sizeof *S->alpha);
+    if ((rc = lemke_basis_solve(&S->basis, S->alpha, 0))) return rc;
+    lemke_step st;
+    if ((rc = ratio_test(S, p, s, e, sigma, &st))) return rc;
+    if (st.kind == STEP_RAY) {
+      finish_ray(S, p, e, sigma, r);
+      return RUN_DONE;
+    }
+    if (st.kind == STEP_FLIP) {
+      apply_flip(S, e, sigma, st.theta, &e, &sigma);
+      continue;
+    }
+    size_t leaving = S->basis.head[st.k];
+    rc = apply_pivot(S, p, e, sigma, &st);
+    if (rc == CPK_ESINGULAR) {
+      set_stalled(r, "the basis became numerically singular");
+      extract_z(S, p, r->z);
+      return RUN_DONE;
+    }
+    if (rc) return rc;
+    if (!complement_of(S, leaving, st.hits_upper, &e, &sigma)) {
+      rc = finish_solution(S, p, s, r);
+      return rc ? rc : RUN_DONE;
+    }
+  }
+}
+
+static int lemke_solve(void *vs, const cpk_problem *p, const cpk_settings *s, cpk_monitor *mon,
+                       cpk_result *r)
+{
+  lemke_state *S = vs;
+  int warm = s->basis0 != NULL || s->z0 != NULL;
+  S->pivots = S->flips = S->ties = 0;
+  int rc = run(S, p, s, warm, mon, r);
+  if (rc == RUN_RETRY_COLD) {
+    cpk_result_set_stat(r, "warm_start_rejected", 1.0);
+    rc = run(S, p, s, 0, mon, r);
+  }
+  if (rc == RUN_RETRY_COLD) rc = CPK_ELINSYS; /* a cold start never asks for a retry */
+  if (rc == RUN_DONE) fill_stats(S, r);
+  return rc;
+}
+
+static const cpk_solver_type lemke_type = {
+    "lemke",
+    "Lemke's complementary pivoting (Scheme I), bounded variables, lexicographic, dense/UMFPACK basis",
+    CPK_KIND_LCP | CPK_KIND_AFFINE_MCP,
+    lemke_default_max_iter,
+    lemke_alloc,
+    lemke_solve,
+    lemke_free};
+
+const cpk_solver_type *cpk_solver_lemke = &lemke_type;

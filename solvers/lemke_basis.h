@@ -1,1 +1,48 @@
-/* lemke_basis.h: PLACEHOLDER. */
+/* lemke_basis.h: the basis of Lemke's method: which variable sits at which position, and its factorization. */
+#ifndef CPK_SOLVERS_LEMKE_BASIS_H
+#define CPK_SOLVERS_LEMKE_BASIS_H
+#include <stddef.h>
+#include <cpkit/linsys.h>
+#include <cpkit/problem.h>
+
+/*
+ * Lemke works on the n equations  -M z + I s + a_t t = q  in the 2n+1
+ * variables (z, s, t). Variable ids: z_i = i, s_i = n + i, t = 2n.
+ */
+#define LEMKE_VAR_Z(b, i) (i)
+#define LEMKE_VAR_S(b, i) ((b)->n + (i))
+#define LEMKE_VAR_T(b) (2 * (b)->n)
+
+typedef struct lemke_basis {
+  size_t n;
+  const cpk_problem *p; /* borrowed */
+  const double *a_t;    /* artificial column (owned by the caller, length n) */
+  size_t *head;         /* position -> variable id */
+  long *pos;            /* variable id -> position, or -1 when nonbasic */
+  cpk_csc *B;           /* workspace for assembling the basis matrix */
+  double *zwork;        /* workspace, length n */
+  cpk_linsys *ls;
+  long refactor_interval; /* updates between fresh factorizations */
+} lemke_basis;
+
+int lemke_basis_alloc(lemke_basis *b, const cpk_problem *p, const cpk_linsys_type *T,
+                      const double *a_t, long refactor_interval);
+void lemke_basis_free(lemke_basis *b);
+/** Variable id `v` is basic at position k. */
+void lemke_basis_set(lemke_basis *b, size_t k, size_t v);
+/** Dense column of the equation matrix for variable v. */
+void lemke_basis_column(const lemke_basis *b, size_t v, double *col);
+/** Assemble B from head[] and factor it (CPK_ESINGULAR if singular). */
+int lemke_basis_factor(lemke_basis *b);
+/** x <- B^{-1} x, or B^{-T} x when transpose. */
+int lemke_basis_solve(lemke_basis *b, double *x, int transpose);
+/**
+ * Variable v enters at position k; col is its column and alpha = B^{-1} col.
+ * Updates the factors, refactoring when the update budget is spent or the update fails.
+ * Sets *refactored when a fresh factorization was made (the caller then recomputes values).
+ */
+int lemke_basis_replace(lemke_basis *b, size_t k, size_t v, const double *col, const double *alpha,
+                        int *refactored);
+/** y = B x for the current basis (for residual refinement), using the problem data. */
+void lemke_basis_multiply(const lemke_basis *b, const double *x, double *y);
+#endif

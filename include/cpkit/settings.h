@@ -22,7 +22,7 @@ typedef struct cpk_iteration_info {
 typedef int (*cpk_iteration_callback)(const cpk_iteration_info *info, void *data);
 
 #define CPK_DEFAULT_TOL 1e-8
-#define CPK_DEFAULT_LEMKE_PIVOT_TOL 1e-11
+#define CPK_DEFAULT_LEMKE_PIVOT_TOL 1e-9
 #define CPK_DEFAULT_LEMKE_REFACTOR 100
 #define CPK_DEFAULT_ENUM_MAX_N 20
 
