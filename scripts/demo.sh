@@ -1,0 +1,8 @@
+#!/bin/sh
+# demo.sh: the main job: install dependencies, build, and solve the bundled contact LCP.
+set -e
+top=$(cd "$(dirname "$0")/.." && pwd)
+"$top/scripts/install-deps.sh"
+"$top/scripts/build.sh" _build
+echo "== cpkit solve examples/contact-lcp.cpk (Stewart-Trinkle LCP of a box sliding on a plane)"
+"$top/_build/tools/cpkit" solve "$top/examples/contact-lcp.cpk"

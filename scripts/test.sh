@@ -1,0 +1,36 @@
+#!/bin/sh
+# test.sh: install dependencies, build, and run the whole test suite: plain, under
+# AddressSanitizer + UndefinedBehaviorSanitizer, and make distcheck. Ends with "N passed, N failed".
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+"$top/scripts/install-deps.sh" || exit 1
+jobs=$(nproc 2>/dev/null || echo 2)
+status=0
+run_suite() { # builddir, label, configure options
+  dir=$1 label=$2
+  shift 2
+  echo "== build ($label)"
+  "$top/scripts/build.sh" "$dir" "$@" || { status=1; return; }
+  echo "== make check ($label)"
+  ( cd "$top/$dir" && make -j"$jobs" check >check.out 2>&1 ) || status=1
+  grep -E '^(# (TOTAL|PASS|FAIL|XFAIL|XPASS|ERROR|SKIP):)' "$top/$dir/tests/test-suite.log" 2>/dev/null \
+    | sed "s/^/   [$label] /"
+  grep -E '^(FAIL|ERROR)' "$top/$dir/check.out" | sed "s/^/   [$label] /" | head -40
+}
+run_suite _build plain
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+  run_suite _build-san "asan+ubsan" --enable-sanitizers
+echo "== make distcheck"
+( cd "$top/_build" && make -j"$jobs" distcheck >distcheck.out 2>&1 ) \
+  && echo "   distcheck passed" || { echo "   distcheck FAILED"; tail -30 "$top/_build/distcheck.out"; status=1; }
+pass=0 fail=0
+for log in "$top/_build/tests/test-suite.log" "$top/_build-san/tests/test-suite.log"; do
+  [ -f "$log" ] || { fail=$((fail + 1)); continue; }
+  p=$(sed -n 's/^# PASS: *//p' "$log" | head -1)
+  f=$(sed -n 's/^# FAIL: *//p' "$log" | head -1)
+  e=$(sed -n 's/^# ERROR: *//p' "$log" | head -1)
+  pass=$((pass + ${p:-0})) fail=$((fail + ${f:-0} + ${e:-0}))
+done
+[ "$fail" -gt 0 ] && status=1
+echo "$pass passed, $fail failed"
+exit $status
