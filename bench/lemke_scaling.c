@@ -1,0 +1,133 @@
+/* lemke_scaling.c: benchmark of Lemke's cost per pivot and memory on dense P-matrix and sparse Delassus LCPs. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cpkit/cpkit.h>
+#include "families.h"
+
+typedef struct row {
+  size_t n, nnz;
+  long pivots, factorizations;
+  double time_s, residual, peak_mb;
+  int status;
+} row;
+
+static const char *usage =
+    "usage: lemke_scaling [--dense N,N,...] [--sparse N,N,...] [--seed S]\n"
+    "  --dense   sizes of dense random P-matrix LCPs (default 100,200,400,800)\n"
+    "  --sparse  contact counts of sparse Delassus LCPs (default 1000,4000,16000)\n"
+    "Each instance runs in its own process so peak memory is per instance.\n";
+
+static int make_problem(int sparse, size_t n, unsigned long seed, cpk_problem **p)
+{
+  if (sparse) return cpk_family_delassus(n, n / 2 + 1, seed, p);
+  return cpk_family_random_p(n, seed, p, NULL);
+}
+
+/* Child process: build, solve, measure; the row travels back through a pipe. */
+static void run_child(int fd, int sparse, size_t n, unsigned long seed)
+{
+  row out = {n, 0, 0, 0, 0, INFINITY, 0, -1};
+  cpk_problem *p = NULL;
+  cpk_result *r = NULL;
+  cpk_settings s;
+  cpk_settings_default(&s);
+  s.max_iter = 100 * (long)n + 1000;
+  if (!make_problem(sparse, n, seed, &p) && !cpk_result_alloc(p->n, &r) &&
+      !cpk_solve(p, "lemke", &s, r, NULL)) {
+    double v = 0;
+    out.nnz = cpk_matrix_nnz(p->M);
+    cpk_result_get_stat(r, "pivots", &v);
+    out.pivots = (long)v;
+    cpk_result_get_stat(r, "factorizations", &v);
+    out.factorizations = (long)v;
+    out.time_s = r->time_s;
+    out.residual = r->residual;
+    out.status = (int)r->status;
+  }
+  struct rusage ru;
+  getrusage(RUSAGE_SELF, &ru);
+  out.peak_mb = (double)ru.ru_maxrss / 1024.0;
+  if (write(fd, &out, sizeof out) != (ssize_t)sizeof out) _exit(1);
+  cpk_result_free(r);
+  cpk_problem_free(p);
+  _exit(0);
+}
+
+static int run_instance(int sparse, size_t n, unsigned long seed, row *out)
+{
+  int fds[2];
+  if (pipe(fds)) return -1;
+  pid_t pid = fork();
+  if (pid == 0) {
+    close(fds[0]);
+    run_child(fds[1], sparse, n, seed);
+  }
+  close(fds[1]);
+  ssize_t got = pid > 0 ? read(fds[0], out, sizeof *out) : -1;
+  close(fds[0]);
+  int st = 0;
+  if (pid > 0) waitpid(pid, &st, 0);
+  return got == (ssize_t)sizeof *out && WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+}
+
+/* Least-squares slope of log(y) against log(x). */
+static double loglog_slope(const double *x, const double *y, size_t m)
+{
+  double sx = 0, sy = 0, sxx = 0, sxy = 0;
+  for (size_t k = 0; k < m; k++) {
+    double a = log(x[k]), b = log(y[k]);
+    sx += a, sy += b, sxx += a * a, sxy += a * b;
+  }
+  return m < 2 ? NAN : (m * sxy - sx * sy) / (m * sxx - sx * sx);
+}
+
+static void run_family(const char *name, int sparse, const char *list, unsigned long seed)
+{
+  double xs[64], per_pivot[64], mem[64], nnzs[64];
+  size_t m = 0;
+  char *copy = strdup(list), *save = NULL;
+  printf("\n%s\n%8s %10s %8s %6s %10s %14s %10s %-10s %9s\n", name, "n", "nnz", "pivots", "facts",
+         "time_s", "us_per_pivot", "peak_MB", "status", "residual");
+  for (char *tok = strtok_r(copy, ",", &save); tok && m < 64; tok = strtok_r(NULL, ",", &save)) {
+    row r;
+    size_t n = strtoul(tok, NULL, 10);
+    if (n == 0 || run_instance(sparse, n, seed, &r)) {
+      printf("%8s  failed to run\n", tok);
+      continue;
+    }
+    double us = r.pivots > 0 ? 1e6 * r.time_s / (double)r.pivots : NAN;
+    printf("%8zu %10zu %8ld %6ld %10.3f %14.1f %10.1f %-10s %9.1e\n", r.n, r.nnz, r.pivots,
+           r.factorizations, r.time_s, us, r.peak_mb, cpk_status_name((cpk_status)r.status), r.residual);
+    fflush(stdout);
+    if (r.pivots > 0) {
+      xs[m] = (double)n, per_pivot[m] = us, mem[m] = r.peak_mb, nnzs[m++] = (double)r.nnz;
+    }
+  }
+  printf("fitted slopes (log-log vs n): time per pivot %.2f, peak memory %.2f, nnz %.2f\n",
+         loglog_slope(xs, per_pivot, m), loglog_slope(xs, mem, m), loglog_slope(xs, nnzs, m));
+  free(copy);
+}
+
+int main(int argc, char **argv)
+{
+  const char *dense = "100,200,400,800", *sparse = "1000,4000,16000";
+  unsigned long seed = 1;
+  for (int a = 1; a < argc; a++) {
+    if (strcmp(argv[a], "--dense") == 0 && a + 1 < argc) dense = argv[++a];
+    else if (strcmp(argv[a], "--sparse") == 0 && a + 1 < argc) sparse = argv[++a];
+    else if (strcmp(argv[a], "--seed") == 0 && a + 1 < argc) seed = strtoul(argv[++a], NULL, 10);
+    else {
+      fputs(usage, strcmp(argv[a], "--help") == 0 ? stdout : stderr);
+      return strcmp(argv[a], "--help") == 0 ? 0 : 2;
+    }
+  }
+  printf("lemke_scaling: cpkit %s, seed %lu\n", cpk_version(), seed);
+  if (*dense) run_family("dense random P-matrix LCP (dense QR basis with rank-one updates)", 0, dense, seed);
+  if (*sparse) run_family("sparse Delassus LCP, n = contacts (UMFPACK basis with eta updates)", 1, sparse, seed);
+  return 0;
+}
