@@ -276,7 +276,8 @@ static int lex_negative(const double *key, size_t n)
 
 /* ---- ratio tests ---------------------------------------------------------- */
 
-static double tie_limit(double theta) { return theta + 1e-10 * (1.0 > theta ? 1.0 : theta); }
+/* Ratios closer than this count as tied and go to the lexicographic rule. */
+static double tie_width(double theta) { return 1e-10 * fmax(1.0, fabs(theta)); }
 
 /* Step at which position k reaches a bound when it moves at rate r (INFINITY if never). */
 static double row_theta(const lemke_state *S, const cpk_problem *p, size_t k, double r, double ptol,
@@ -291,28 +292,26 @@ static double row_theta(const lemke_state *S, const cpk_problem *p, size_t k, do
   return INFINITY;
 }
 
+/* Value of t at which position k (moving at rate c_k) becomes feasible. */
+static double start_requirement(const lemke_state *S, const cpk_problem *p, size_t k)
+{
+  double lo, up;
+  var_bounds(S, p, S->basis.head[k], &lo, &up);
+  return ((S->c[k] > 0 ? lo : up) - S->xb[k]) / S->c[k];
+}
+
 /* The first step: t enters; the position needing the largest t leaves (lexicographic max). */
 static int first_step(lemke_state *S, const cpk_problem *p, lemke_step *st)
 {
   double tmax = -INFINITY;
-  for (size_t k = 0; k < S->n; k++) {
-    if (S->c[k] == 0.0) continue;
-    double lo, up;
-    var_bounds(S, p, S->basis.head[k], &lo, &up);
-    double need = ((S->c[k] > 0 ? lo : up) - S->xb[k]) / S->c[k];
-    if (need > tmax) tmax = need;
-  }
   size_t m = 0;
-  for (size_t k = 0; k < S->n; k++) {
-    if (S->c[k] == 0.0) continue;
-    double lo, up;
-    var_bounds(S, p, S->basis.head[k], &lo, &up);
-    double need = ((S->c[k] > 0 ? lo : up) - S->xb[k]) / S->c[k];
-    if (need >= tmax - (tie_limit(fabs(tmax)) - fabs(tmax))) {
+  for (size_t k = 0; k < S->n; k++)
+    if (S->c[k] != 0.0) tmax = fmax(tmax, start_requirement(S, p, k));
+  for (size_t k = 0; k < S->n; k++)
+    if (S->c[k] != 0.0 && start_requirement(S, p, k) >= tmax - tie_width(tmax)) {
       S->cand[m] = k;
-      S->cdiv[m++] = S->c[k];
+      S->cdiv[m++] = S->c[k]; /* lexicographic max of -B^{-1}_k / c_k = min of B^{-1}_k / c_k */
     }
-  }
   st->kind = STEP_BLOCK;
   st->theta = tmax;
   int rc = lex_choose(S, m, &st->k);
@@ -340,7 +339,7 @@ static int ratio_test(lemke_state *S, const cpk_problem *p, const cpk_settings *
     st->kind = STEP_RAY;
     return CPK_OK;
   }
-  double limit = tie_limit(best);
+  double limit = best + tie_width(best);
   for (size_t k = 0; k < n; k++) {
     double r = -sigma * S->alpha[k];
     if (row_theta(S, p, k, r, ptol, &up) > limit) continue;
