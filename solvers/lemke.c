@@ -234,12 +234,24 @@ static int lex_key(lemke_state *S, size_t k, double divisor, double *key)
   return rc;
 }
 
+static double norm_inf(const double *x, size_t n)
+{
+  double m = 0.0;
+  for (size_t j = 0; j < n; j++) m = fmax(m, fabs(x[j]));
+  return m;
+}
+
+/*
+ * Lexicographic a < b. Entries that are zero in exact arithmetic come out of
+ * the solves as rounding noise, so "equal" is judged relative to the keys'
+ * size, not to the entries themselves.
+ */
 static int lex_less(const double *a, const double *b, size_t n)
 {
+  double noise = 1e-9 * fmax(norm_inf(a, n), norm_inf(b, n));
   for (size_t j = 0; j < n; j++) {
-    double scale = 1e-11 * (fabs(a[j]) + fabs(b[j]));
-    if (a[j] < b[j] - scale) return 1;
-    if (a[j] > b[j] + scale) return 0;
+    if (a[j] < b[j] - noise) return 1;
+    if (a[j] > b[j] + noise) return 0;
   }
   return 0;
 }
@@ -269,8 +281,9 @@ static int lex_choose(lemke_state *S, size_t m, size_t *chosen)
 /* 1 if the first significant entry of key is negative (key lexicographically below zero). */
 static int lex_negative(const double *key, size_t n)
 {
+  double noise = 1e-9 * norm_inf(key, n);
   for (size_t j = 0; j < n; j++)
-    if (fabs(key[j]) > 1e-14) return key[j] < 0.0;
+    if (fabs(key[j]) > noise) return key[j] < 0.0;
   return 0;
 }
 
@@ -329,10 +342,9 @@ static int ratio_test(lemke_state *S, const cpk_problem *p, const cpk_settings *
                       int sigma, lemke_step *st)
 {
   size_t n = S->n, m = 0, t_var = LEMKE_VAR_T(&S->basis);
-  double amax = 0.0, best = flip_theta(p, n, e);
+  double best = flip_theta(p, n, e);
   int up;
-  for (size_t k = 0; k < n; k++) amax = fmax(amax, fabs(S->alpha[k]));
-  double ptol = s->lemke.pivot_tol * amax;
+  double ptol = s->lemke.pivot_tol * norm_inf(S->alpha, n);
   for (size_t k = 0; k < n; k++) best = fmin(best, row_theta(S, p, k, -sigma * S->alpha[k], ptol, &up));
   st->theta = best;
   if (isinf(best)) {

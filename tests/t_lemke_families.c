@@ -165,11 +165,11 @@ static void test_degenerate(void)
 static void test_contact(void)
 {
   cpk_problem *p = NULL;
-  cpk_family_delassus(2000, 800, 7, &p);
+  cpk_family_delassus(600, 250, 7, &p);
   cpk_result *rs = lemke(p, 0, cpk_linsys_umfpack), *rd = lemke(p, 0, cpk_linsys_dense);
   t_ok(rs && rs->status == CPK_STATUS_SOLVED && t_is_mcp_solution(p, rs->z, 1e-7) &&
            stat(rs, "sparse_linsys") == 1,
-       "sparse Delassus LCP, 2000 contacts: solved with the UMFPACK basis (%ld pivots, %g factorizations)",
+       "sparse Delassus LCP, 600 contacts: solved with the UMFPACK basis (%ld pivots, %g factorizations)",
        rs ? rs->iterations : -1, stat(rs, "factorizations"));
   t_ok(rs && rd && rd->status == CPK_STATUS_SOLVED && max_diff(rs->z, rd->z, p->n) < 1e-6,
        "dense and sparse bases agree on it");
@@ -200,13 +200,21 @@ static void test_block(void)
   double *z = calloc(p->n, sizeof *z);
   cpk_family_block_on_plane_solution(d, z);
   cpk_result *r = lemke(p, 0, NULL);
-  double pn = 0, pn_ref = 0;
+  double pn = 0;
   for (size_t i = 0; i < 4; i++) pn += r ? r->z[i] : NAN, pn_ref += z[i];
   t_ok(r && r->status == CPK_STATUS_SOLVED, "block on plane (d = 8): solved");
   t_near(pn, CPK_BLOCK_MASS * CPK_BLOCK_GRAVITY * CPK_BLOCK_STEP, 1e-9,
          "total normal impulse = m g h (supports the weight over the step)");
-  t_ok(r && max_diff(r->z + 4, z + 4, p->n - 4) < 1e-9,
-       "friction impulses and sliding speed match the exact solution (sigma = v - mu g h)");
+  /* p_n is not unique (4 contacts, 3 constrained dof), so neither is p_t; the sliding law is. */
+  int sliding = r != NULL;
+  for (size_t i = 0; r && i < 4; i++)
+    for (size_t j = 0; j < d; j++) {
+      double pt = r->z[4 + i * d + j], want = j == d / 2 ? CPK_BLOCK_MU * r->z[i] : 0.0;
+      sliding &= fabs(pt - want) < 1e-9;
+    }
+  t_ok(sliding, "each contact slides: p_t = mu p_n along -x only (maximum dissipation)");
+  t_ok(r && max_diff(r->z + 4 + 4 * d, z + 4 + 4 * d, 4) < 1e-9,
+       "sliding speed sigma = v - mu g h at every contact");
   cpk_result_free(r);
   cpk_problem_free(p);
   free(z);

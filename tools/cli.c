@@ -1,2 +1,188 @@
-/* cli.c: PLACEHOLDER. */
-typedef int cpk_placeholder_cli;
+/* cli.c: helpers shared by the cpkit subcommands: messages, getopt wrapper, checked number parsing, problem reading, buffered output. */
+#define _POSIX_C_SOURCE 200809L /* open_memstream */
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+
+int cli_error(const char *fmt, ...)
+{
+  va_list ap;
+  fputs("cpkit: ", stderr);
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fputc('\n', stderr);
+  return CLI_EXIT_INPUT;
+}
+
+int cli_usage_error(const cli_command *cmd, const char *fmt, ...)
+{
+  va_list ap;
+  fprintf(stderr, "cpkit%s%s: ", cmd ? " " : "", cmd ? cmd->name : "");
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  if (cmd)
+    fprintf(stderr, " (see 'cpkit %s --help')\n", cmd->name);
+  else
+    fputs(" (see 'cpkit --help')\n", stderr);
+  return CLI_EXIT_USAGE;
+}
+
+int cli_library_error(const char *context, int code, const cpk_error *err)
+{
+  const char *msg = err && err->message[0] ? err->message : cpk_strerror(code);
+  if (context)
+    return cli_error("%s: %s", context, msg);
+  return cli_error("%s", msg);
+}
+
+/* The option as the user typed it, without any "=value" part. */
+static void option_text(char *buf, size_t size, const char *arg)
+{
+  size_t len = strcspn(arg, "=");
+  if (len >= size) len = size - 1;
+  memcpy(buf, arg, len);
+  buf[len] = '\0';
+}
+
+/* getopt reports the offending option in optopt (short) or only through argv (long). */
+static int report_bad_option(const cli_command *cmd, int c, char **argv, const char *shortopts)
+{
+  char name[64];
+  const char *arg = optind > 0 ? argv[optind - 1] : "";
+  int is_short = optopt > 0 && optopt < CLI_OPT_LONG_BASE && strncmp(arg, "--", 2) != 0;
+  if (is_short)
+    snprintf(name, sizeof name, "-%c", optopt);
+  else
+    option_text(name, sizeof name, arg);
+  if (c == ':') return cli_usage_error(cmd, "option '%s' requires an argument", name);
+  if (optopt == 0 || (optopt < CLI_OPT_LONG_BASE && !strchr(shortopts + 1, optopt)))
+    return cli_usage_error(cmd, "unknown option '%s'", name);
+  return cli_usage_error(cmd, "option '%s' does not take an argument", name);
+}
+
+int cli_getopt(const cli_command *cmd, int argc, char **argv, const char *shortopts,
+               const struct option *longopts)
+{
+  opterr = 0; /* every message is ours, one line each */
+  optopt = 0;
+  int c = getopt_long(argc, argv, shortopts, longopts, NULL);
+  if (c == '?' || c == ':') {
+    report_bad_option(cmd, c, argv, shortopts);
+    return '?';
+  }
+  return c;
+}
+
+int cli_print_usage(const cli_command *cmd)
+{
+  fputs(cmd->usage, stdout);
+  return CLI_EXIT_OK;
+}
+
+/* strtod/strtol skip leading blanks and accept an empty tail silently; we do not. */
+static int plain_token(const char *text)
+{
+  return text[0] != '\0' && !isspace((unsigned char)text[0]);
+}
+
+int cli_parse_double(const cli_command *cmd, const char *opt, const char *text, double min,
+                     int strict, double *out)
+{
+  char *end = NULL;
+  errno = 0;
+  double v = plain_token(text) ? strtod(text, &end) : NAN;
+  int ok = end && *end == '\0' && errno == 0 && isfinite(v) && (strict ? v > min : v >= min);
+  if (!ok)
+    return cli_usage_error(cmd, "%s expects a finite number %s %g, got '%s'", opt,
+                           strict ? ">" : ">=", min, text);
+  *out = v;
+  return CLI_CONTINUE;
+}
+
+int cli_parse_long(const cli_command *cmd, const char *opt, const char *text, long min, long *out)
+{
+  char *end = NULL;
+  long v = 0;
+  errno = 0;
+  if (plain_token(text)) v = strtol(text, &end, 10);
+  if (!end || *end != '\0' || errno != 0 || v < min)
+    return cli_usage_error(cmd, "%s expects an integer >= %ld, got '%s'", opt, min, text);
+  *out = v;
+  return CLI_CONTINUE;
+}
+
+int cli_file_error(const char *name, int code, const cpk_error *err)
+{
+  /* Parser messages already start with the file name; others get it here. */
+  size_t len = strlen(name);
+  if (err && strncmp(err->message, name, len) == 0 && err->message[len] == ':')
+    return cli_library_error(NULL, code, err);
+  return cli_library_error(name, code, err);
+}
+
+int cli_read_problem(const char *path, cpk_problem **out)
+{
+  cpk_error err;
+  int rc, from_stdin = strcmp(path, "-") == 0;
+  const char *name = from_stdin ? "<stdin>" : path;
+  cpk_error_clear(&err);
+  *out = NULL;
+  if (from_stdin)
+    rc = cpk_problem_read_stream(stdin, name, out, &err);
+  else
+    rc = cpk_problem_read_file(path, out, &err);
+  if (rc == CPK_OK && *out) return CLI_CONTINUE;
+  cpk_problem_free(*out);
+  *out = NULL;
+  return cli_file_error(name, rc ? rc : CPK_EPARSE, &err);
+}
+
+int cli_output_open(cli_output *o)
+{
+  o->buf = NULL;
+  o->len = 0;
+  o->f = open_memstream(&o->buf, &o->len);
+  if (!o->f) return cli_error("cannot buffer output: %s", strerror(errno));
+  return CLI_CONTINUE;
+}
+
+void cli_output_discard(cli_output *o)
+{
+  if (o->f) fclose(o->f);
+  free(o->buf);
+  o->f = NULL;
+  o->buf = NULL;
+}
+
+/* Write the buffer to an already open stream; checks the flush as well as the writes. */
+static int write_all(FILE *dst, const char *buf, size_t len)
+{
+  return fwrite(buf, 1, len, dst) == len && fflush(dst) == 0 && !ferror(dst);
+}
+
+int cli_output_commit(cli_output *o, const char *path)
+{
+  int to_stdout = !path || strcmp(path, "-") == 0, status = CLI_EXIT_OK;
+  if (fclose(o->f) != 0) {
+    o->f = NULL;
+    cli_output_discard(o);
+    return cli_error("cannot buffer output: %s", strerror(errno));
+  }
+  o->f = NULL;
+  FILE *dst = to_stdout ? stdout : fopen(path, "w");
+  if (!dst)
+    status = cli_error("%s: %s", path, strerror(errno));
+  else if (!write_all(dst, o->buf, o->len))
+    status = cli_error("%s: write failed: %s", to_stdout ? "<stdout>" : path, strerror(errno));
+  if (dst && !to_stdout && fclose(dst) != 0 && status == CLI_EXIT_OK)
+    status = cli_error("%s: %s", path, strerror(errno));
+  cli_output_discard(o);
+  return status;
+}

@@ -1,1 +1,77 @@
-/* cli.h */
+/* cli.h: what the cpkit subcommands share: the command table entry, exit codes, messages, option and number parsing, buffered output. */
+#ifndef CPKIT_TOOLS_CLI_H
+#define CPKIT_TOOLS_CLI_H
+#include <stdio.h>
+#include <getopt.h>
+#include <cpkit/cpkit.h>
+
+/* Exit statuses of the command (documented in cpkit.1). */
+enum {
+  CLI_EXIT_OK = 0,       /* the command ran, whatever the solve status */
+  CLI_EXIT_INPUT = 1,    /* bad input: unreadable or malformed file, failed call */
+  CLI_EXIT_USAGE = 2     /* unknown command or option, missing or bad argument */
+};
+
+/* Returned by option parsers when the command should go on (any other value is an exit status). */
+#define CLI_CONTINUE (-1)
+
+/* getopt_long values of options that have no one-letter form. */
+enum { CLI_OPT_LONG_BASE = 256 };
+
+/* One subcommand: main() dispatches on `name`. `run` gets argv[0] = the command name. */
+typedef struct cli_command {
+  const char *name;
+  const char *summary; /* one line for `cpkit --help` */
+  const char *usage;   /* full text for `cpkit CMD --help` */
+  int (*run)(int argc, char **argv);
+} cli_command;
+
+extern const cli_command cli_cmd_solve;
+extern const cli_command cli_cmd_info;
+extern const cli_command cli_cmd_solvers;
+
+/* "cpkit: MESSAGE" on stderr, one line. Returns CLI_EXIT_INPUT. */
+int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "cpkit CMD: MESSAGE (see 'cpkit CMD --help')" on stderr, one line. Returns CLI_EXIT_USAGE. */
+int cli_usage_error(const cli_command *cmd, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* A failed library call: "cpkit: [CONTEXT: ]err->message", or the code's text when there is no message. */
+int cli_library_error(const char *context, int code, const cpk_error *err);
+
+/*
+ * getopt_long over a subcommand's argv with our own messages: returns the
+ * option, -1 at the end, or '?' after printing one usage error. `shortopts`
+ * must start with ':' so a missing argument can be told from an unknown option.
+ */
+int cli_getopt(const cli_command *cmd, int argc, char **argv, const char *shortopts,
+               const struct option *longopts);
+/* Print cmd->usage on stdout; returns CLI_EXIT_OK. */
+int cli_print_usage(const cli_command *cmd);
+
+/* Parse a finite number >= min (> min when `strict`); usage error naming `opt` otherwise. */
+int cli_parse_double(const cli_command *cmd, const char *opt, const char *text, double min,
+                     int strict, double *out);
+/* Parse a base-10 integer >= min with nothing after it ("1.5" and "1e3" are refused). */
+int cli_parse_long(const cli_command *cmd, const char *opt, const char *text, long min, long *out);
+
+/* A failed call about file `name`: the message as is when it starts with `name`, else prefixed by it. */
+int cli_file_error(const char *name, int code, const cpk_error *err);
+/* Read a problem file ("-" = standard input); on failure prints the parser's message and returns CLI_EXIT_INPUT. */
+int cli_read_problem(const char *path, cpk_problem **out);
+
+/*
+ * Output collected in memory and written only when the command succeeds, so
+ * an error never leaves half a report on stdout or in the -o file.
+ */
+typedef struct cli_output {
+  FILE *f;      /* write here */
+  char *buf;
+  size_t len;
+} cli_output;
+
+int cli_output_open(cli_output *o);
+/* Write what was collected to `path` (NULL or "-" = stdout) and release it. Returns an exit status. */
+int cli_output_commit(cli_output *o, const char *path);
+void cli_output_discard(cli_output *o);
+
+#endif
