@@ -17,19 +17,22 @@ typedef struct row {
 } row;
 
 static const char *usage =
-    "usage: lemke_scaling [--dense N,N,...] [--sparse N,N,...] [--seed S]\n"
-    "  --dense   sizes of dense random P-matrix LCPs (default 100,200,400,800)\n"
+    "usage: lemke_scaling [--dense N,N,...] [--sparse N,N,...] [--triangular N,N,...] [--seed S]\n"
+    "  --dense   sizes of dense random positive definite (so P-matrix) LCPs (default 100,200,400,800)\n"
+    "  --triangular  sizes of dense triangular P-matrix LCPs, condition ~4^n (default none)\n"
     "  --sparse  contact counts of sparse Delassus LCPs (default 1000,4000,16000)\n"
     "Each instance runs in its own process so peak memory is per instance.\n";
 
-static int make_problem(int sparse, size_t n, unsigned long seed, cpk_problem **p)
+/* family 0: dense PD (hence P) matrices; 1: sparse Delassus; 2: dense triangular P (ill-conditioned). */
+static int make_problem(int family, size_t n, unsigned long seed, cpk_problem **p)
 {
-  if (sparse) return cpk_family_delassus(n, n / 2 + 1, seed, p);
-  return cpk_family_random_p(n, seed, p, NULL);
+  if (family == 1) return cpk_family_delassus(n, n / 2 + 1, seed, p);
+  if (family == 2) return cpk_family_random_p(n, seed, p, NULL);
+  return cpk_family_random_pd(n, seed, CPK_FAMILY_DENSE, p, NULL);
 }
 
 /* Child process: build, solve, measure; the row travels back through a pipe. */
-static void run_child(int fd, int sparse, size_t n, unsigned long seed)
+static void run_child(int fd, int family, size_t n, unsigned long seed)
 {
   row out = {n, 0, 0, 0, 0, INFINITY, 0, -1};
   cpk_problem *p = NULL;
@@ -37,7 +40,7 @@ static void run_child(int fd, int sparse, size_t n, unsigned long seed)
   cpk_settings s;
   cpk_settings_default(&s);
   s.max_iter = 100 * (long)n + 1000;
-  if (!make_problem(sparse, n, seed, &p) && !cpk_result_alloc(p->n, &r) &&
+  if (!make_problem(family, n, seed, &p) && !cpk_result_alloc(p->n, &r) &&
       !cpk_solve(p, "lemke", &s, r, NULL)) {
     double v = 0;
     out.nnz = cpk_matrix_nnz(p->M);
@@ -58,14 +61,14 @@ static void run_child(int fd, int sparse, size_t n, unsigned long seed)
   _exit(0);
 }
 
-static int run_instance(int sparse, size_t n, unsigned long seed, row *out)
+static int run_instance(int family, size_t n, unsigned long seed, row *out)
 {
   int fds[2];
   if (pipe(fds)) return -1;
   pid_t pid = fork();
   if (pid == 0) {
     close(fds[0]);
-    run_child(fds[1], sparse, n, seed);
+    run_child(fds[1], family, n, seed);
   }
   close(fds[1]);
   ssize_t got = pid > 0 ? read(fds[0], out, sizeof *out) : -1;
@@ -86,7 +89,7 @@ static double loglog_slope(const double *x, const double *y, size_t m)
   return m < 2 ? NAN : (m * sxy - sx * sy) / (m * sxx - sx * sx);
 }
 
-static void run_family(const char *name, int sparse, const char *list, unsigned long seed)
+static void run_family(const char *name, int family, const char *list, unsigned long seed)
 {
   double xs[64], per_pivot[64], mem[64], nnzs[64];
   size_t m = 0;
@@ -96,7 +99,7 @@ static void run_family(const char *name, int sparse, const char *list, unsigned 
   for (char *tok = strtok_r(copy, ",", &save); tok && m < 64; tok = strtok_r(NULL, ",", &save)) {
     row r;
     size_t n = strtoul(tok, NULL, 10);
-    if (n == 0 || run_instance(sparse, n, seed, &r)) {
+    if (n == 0 || run_instance(family, n, seed, &r)) {
       printf("%8s  failed to run\n", tok);
       continue;
     }
@@ -115,11 +118,12 @@ static void run_family(const char *name, int sparse, const char *list, unsigned 
 
 int main(int argc, char **argv)
 {
-  const char *dense = "100,200,400,800", *sparse = "1000,4000,16000";
+  const char *dense = "100,200,400,800", *sparse = "1000,4000,16000", *tri = "";
   unsigned long seed = 1;
   for (int a = 1; a < argc; a++) {
     if (strcmp(argv[a], "--dense") == 0 && a + 1 < argc) dense = argv[++a];
     else if (strcmp(argv[a], "--sparse") == 0 && a + 1 < argc) sparse = argv[++a];
+    else if (strcmp(argv[a], "--triangular") == 0 && a + 1 < argc) tri = argv[++a];
     else if (strcmp(argv[a], "--seed") == 0 && a + 1 < argc) seed = strtoul(argv[++a], NULL, 10);
     else {
       fputs(usage, strcmp(argv[a], "--help") == 0 ? stdout : stderr);
@@ -127,7 +131,8 @@ int main(int argc, char **argv)
     }
   }
   printf("lemke_scaling: cpkit %s, seed %lu\n", cpk_version(), seed);
-  if (*dense) run_family("dense random P-matrix LCP (dense QR basis with rank-one updates)", 0, dense, seed);
+  if (*dense) run_family("dense random PD (P-matrix) LCP (dense QR basis with rank-one updates)", 0, dense, seed);
   if (*sparse) run_family("sparse Delassus LCP, n = contacts (UMFPACK basis with eta updates)", 1, sparse, seed);
+  if (*tri) run_family("dense triangular P-matrix LCP, ill-conditioned (dense QR basis)", 2, tri, seed);
   return 0;
 }

@@ -461,6 +461,30 @@ static int lcp_infeasibility_certificate(const cpk_problem *p, const double *ray
   return qy < -1e-10 * qnorm;
 }
 
+/*
+ * A true ray satisfies the equations: -M dz + ds + a_t dt = 0. On an
+ * ill-conditioned basis the computed direction may not; then nothing about
+ * the problem is learnt and the honest status is `stalled`.
+ */
+static double ray_inconsistency(lemke_state *S, const cpk_problem *p, size_t e, int sigma,
+                                const double *dz)
+{
+  size_t n = S->n;
+  double *ds = S->work, *res = S->key, dt = 0.0;
+  memset(ds, 0, n * sizeof *ds);
+  if (e >= n && e < 2 * n) ds[e - n] = sigma;
+  for (size_t k = 0; k < n; k++) {
+    size_t v = S->basis.head[k];
+    if (v >= n && v < 2 * n) ds[v - n] = -sigma * S->alpha[k];
+    else if (v == 2 * n) dt = -sigma * S->alpha[k];
+  }
+  cpk_matrix_mv(p->M, dz, res, 0);
+  double scale = cpk_matrix_norm_inf(p->M) * norm_inf(dz, n) + norm_inf(ds, n) +
+                 norm_inf(S->a_t, n) * fabs(dt), worst = 0.0;
+  for (size_t i = 0; i < n; i++) worst = fmax(worst, fabs(-res[i] + ds[i] + S->a_t[i] * dt));
+  return scale > 0.0 ? worst / scale : INFINITY;
+}
+
 static void finish_ray(lemke_state *S, const cpk_problem *p, size_t e, int sigma, cpk_result *r)
 {
   size_t n = S->n;
@@ -470,7 +494,14 @@ static void finish_ray(lemke_state *S, const cpk_problem *p, size_t e, int sigma
     if (S->basis.head[k] < n) r->ray[S->basis.head[k]] = -sigma * S->alpha[k];
   r->has_ray = 1;
   extract_z(S, p, r->z);
-  if (cpk_problem_has_lcp_bounds(p) && lcp_infeasibility_certificate(p, r->ray, S->work, S->key)) {
+  double bad = ray_inconsistency(S, p, e, sigma, r->ray);
+  if (!(bad <= 1e-6)) {
+    r->status = CPK_STATUS_STALLED;
+    snprintf(r->message, sizeof r->message,
+             "numerical failure: the computed ray violates the equations (relative error %.1e); "
+             "the basis is too ill-conditioned", bad);
+  } else if (cpk_problem_has_lcp_bounds(p) &&
+             lcp_infeasibility_certificate(p, r->ray, S->work, S->key)) {
     r->status = CPK_STATUS_NO_SOLUTION;
     snprintf(r->message, sizeof r->message,
              "secondary ray: y = ray satisfies y >= 0, M'y <= 0, q'y < 0, so no solution exists");
