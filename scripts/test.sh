@@ -23,7 +23,12 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:ha
 echo "== make distcheck"
 ( cd "$top/_build" && make -j"$jobs" distcheck >distcheck.out 2>&1 ) \
   && echo "   distcheck passed" || { echo "   distcheck FAILED"; tail -30 "$top/_build/distcheck.out"; status=1; }
-pass=0 fail=0
+echo "== install and use through pkg-config"
+"$top/scripts/check-install.sh" "$top/_build" >"$top/_build/install-check.out" 2>&1 || status=1
+sed 's/^/   /' "$top/_build/install-check.out"
+pass=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$top/_build/install-check.out")
+fail=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$top/_build/install-check.out")
+pass=${pass:-0} fail=${fail:-1}
 for log in "$top/_build/tests/test-suite.log" "$top/_build-san/tests/test-suite.log"; do
   [ -f "$log" ] || { fail=$((fail + 1)); continue; }
   p=$(sed -n 's/^# PASS: *//p' "$log" | head -1)
