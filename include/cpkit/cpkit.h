@@ -11,4 +11,5 @@
 #include <cpkit/solver.h>
 #include <cpkit/linsys.h>
 #include <cpkit/io.h>
+#include <cpkit/contact.h>
 #endif
