@@ -1,5 +1,6 @@
 /* lemke.c: Lemke's complementary pivoting method (Scheme I) for LCPs and affine box MCPs. */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cpkit/solver.h>
@@ -16,6 +17,7 @@
  */
 
 enum { STEP_BLOCK, STEP_FLIP, STEP_RAY };
+#define LEMKE_SEEN 64
 enum { RUN_DONE = 0, RUN_RETRY_COLD = -1 };
 
 typedef struct lemke_state {
@@ -31,6 +33,9 @@ typedef struct lemke_state {
   double *cdiv;     /* their lexicographic divisors */
   int *zstate;      /* cpk_var_state of each z_i */
   long pivots, flips, ties;
+  int monitor_stop; /* the last run was stopped by a limit or the callback */
+  uint64_t seen[LEMKE_SEEN];   /* hashes of the most recent bases, to detect cycling */
+  size_t nseen;
 } lemke_state;
 
 typedef struct lemke_step {
@@ -289,8 +294,15 @@ static int lex_negative(const double *key, size_t n)
 
 /* ---- ratio tests ---------------------------------------------------------- */
 
-/* Ratios closer than this count as tied and go to the lexicographic rule. */
-static double tie_width(double theta) { return 1e-10 * fmax(1.0, fabs(theta)); }
+/*
+ * Ratios closer than this count as tied and go to the lexicographic rule:
+ * relative to the ratio itself, plus the rounding noise of a basic value
+ * (of the size of the largest one) divided by the rate at which it moves.
+ */
+static double tie_width(double theta, double xscale, double rate)
+{
+  return 1e-10 * fabs(theta) + 1e-12 * xscale / fabs(rate);
+}
 
 /* Step at which position k reaches a bound when it moves at rate r (INFINITY if never). */
 static double row_theta(const lemke_state *S, const cpk_problem *p, size_t k, double r, double ptol,
@@ -320,8 +332,9 @@ static int first_step(lemke_state *S, const cpk_problem *p, lemke_step *st)
   size_t m = 0;
   for (size_t k = 0; k < S->n; k++)
     if (S->c[k] != 0.0) tmax = fmax(tmax, start_requirement(S, p, k));
+  double xscale = norm_inf(S->xb, S->n);
   for (size_t k = 0; k < S->n; k++)
-    if (S->c[k] != 0.0 && start_requirement(S, p, k) >= tmax - tie_width(tmax)) {
+    if (S->c[k] != 0.0 && start_requirement(S, p, k) >= tmax - tie_width(tmax, xscale, S->c[k])) {
       S->cand[m] = k;
       S->cdiv[m++] = S->c[k]; /* lexicographic max of -B^{-1}_k / c_k = min of B^{-1}_k / c_k */
     }
@@ -351,10 +364,11 @@ static int ratio_test(lemke_state *S, const cpk_problem *p, const cpk_settings *
     st->kind = STEP_RAY;
     return CPK_OK;
   }
-  double limit = best + tie_width(best);
+  double xscale = norm_inf(S->xb, n);
   for (size_t k = 0; k < n; k++) {
     double r = -sigma * S->alpha[k];
-    if (row_theta(S, p, k, r, ptol, &up) > limit) continue;
+    if (fabs(r) <= ptol || row_theta(S, p, k, r, ptol, &up) > best + tie_width(best, xscale, r))
+      continue;
     if (S->basis.head[k] == t_var) { /* finish as soon as t can leave */
       m = 0;
       S->cand[m] = k;
@@ -364,7 +378,7 @@ static int ratio_test(lemke_state *S, const cpk_problem *p, const cpk_settings *
     S->cand[m] = k;
     S->cdiv[m++] = -r;
   }
-  int flip_tied = flip_theta(p, n, e) <= limit;
+  int flip_tied = flip_theta(p, n, e) <= best + 1e-10 * best;
   if (m == 0) {
     st->kind = STEP_FLIP;
     return CPK_OK;
@@ -444,7 +458,7 @@ static int lcp_infeasibility_certificate(const cpk_problem *p, const double *ray
                                          double *g)
 {
   size_t n = p->n;
-  double ymax = 0.0, qnorm = 1.0, qy = 0.0;
+  double ymax = 0.0, qnorm = 0.0, qy = 0.0;
   for (size_t i = 0; i < n; i++) ymax = fmax(ymax, fabs(ray[i]));
   if (!(ymax > 0.0)) return 0;
   for (size_t i = 0; i < n; i++) {
@@ -454,7 +468,7 @@ static int lcp_infeasibility_certificate(const cpk_problem *p, const double *ray
     qnorm = fmax(qnorm, fabs(p->q[i]));
     qy += p->q[i] * y[i];
   }
-  double mnorm = fmax(1.0, cpk_matrix_norm_inf(p->M));
+  double mnorm = cpk_matrix_norm_inf(p->M); /* y is scaled to ||y||_inf = 1 */
   cpk_matrix_mv(p->M, y, g, 1);
   for (size_t i = 0; i < n; i++)
     if (g[i] > 1e-10 * mnorm) return 0;
@@ -482,7 +496,8 @@ static double ray_inconsistency(lemke_state *S, const cpk_problem *p, size_t e, 
   double scale = cpk_matrix_norm_inf(p->M) * norm_inf(dz, n) + norm_inf(ds, n) +
                  norm_inf(S->a_t, n) * fabs(dt), worst = 0.0;
   for (size_t i = 0; i < n; i++) worst = fmax(worst, fabs(-res[i] + ds[i] + S->a_t[i] * dt));
-  return scale > 0.0 ? worst / scale : INFINITY;
+  if (scale == 0.0) return worst == 0.0 ? 0.0 : INFINITY;
+  return worst / scale;
 }
 
 static void finish_ray(lemke_state *S, const cpk_problem *p, size_t e, int sigma, cpk_result *r)
@@ -561,6 +576,33 @@ static void fill_stats(const lemke_state *S, cpk_result *r)
   for (size_t i = 0; i < S->n; i++) r->basis[i] = S->zstate[i];
 }
 
+/* ---- cycle detection ------------------------------------------------------ */
+
+static uint64_t mix64(uint64_t x)
+{
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+/*
+ * The lexicographic rule never revisits a basis, so a repeat among the recent
+ * ones means numerical trouble, or a warm basis that does not start a valid
+ * Lemke path. The basis (basic set and bound states) is hashed order-free.
+ */
+static int basis_repeats(lemke_state *S)
+{
+  uint64_t h = 0;
+  for (size_t k = 0; k < S->n; k++) h ^= mix64(S->basis.head[k]);
+  for (size_t i = 0; i < S->n; i++) h ^= mix64(((uint64_t)i << 2 | (uint64_t)S->zstate[i]) + (1ULL << 62));
+  size_t stored = S->nseen < LEMKE_SEEN ? S->nseen : LEMKE_SEEN;
+  for (size_t k = 0; k < stored; k++)
+    if (S->seen[k] == h) return 1;
+  S->seen[S->nseen++ % LEMKE_SEEN] = h;
+  return 0;
+}
+
 /* ---- the method ---------------------------------------------------------- */
 
 static void set_stalled(cpk_result *r, const char *why)
@@ -589,13 +631,51 @@ static int start(lemke_state *S, const cpk_problem *p, const cpk_settings *s, in
   set_covering(S, p, s);
   lemke_step st;
   if ((rc = first_step(S, p, &st))) return rc;
-  size_t leaving = S->basis.head[st.k];
+  /* The leaving variable's new state must be known before a refactorization recomputes x_B. */
+  complement_of(S, S->basis.head[st.k], st.hits_upper, e, sigma);
   for (size_t k = 0; k < S->n; k++) S->alpha[k] = -S->c[k]; /* B^{-1} a_t = -c */
   memcpy(S->col, S->a_t, S->n * sizeof *S->col);
   if ((rc = apply_pivot(S, p, LEMKE_VAR_T(&S->basis), 1, &st))) return rc;
   if (warm && !basis_feasible(S, p, 1e-7 * (1.0 + st.theta))) return RUN_RETRY_COLD;
-  complement_of(S, leaving, st.hits_upper, e, sigma);
   return 1;
+}
+
+enum { STEP_CONTINUE = 1 };
+
+/* One pivot (or bound flip) with entering *e in direction *sigma; STEP_CONTINUE, RUN_DONE or an error. */
+static int pivot_once(lemke_state *S, const cpk_problem *p, const cpk_settings *s, size_t *e,
+                      int *sigma, cpk_result *r)
+{
+  lemke_basis_column(&S->basis, *e, S->col);
+  memcpy(S->alpha, S->col, S->n * sizeof *S->alpha);
+  int rc = lemke_basis_solve(&S->basis, S->alpha, 0);
+  lemke_step st;
+  if (!rc) rc = ratio_test(S, p, s, *e, *sigma, &st);
+  if (rc) return rc;
+  if (st.kind == STEP_RAY) {
+    finish_ray(S, p, *e, *sigma, r);
+    return RUN_DONE;
+  }
+  if (st.kind == STEP_FLIP) {
+    apply_flip(S, *e, *sigma, st.theta, e, sigma);
+    return STEP_CONTINUE;
+  }
+  size_t next;
+  int next_sigma, more = complement_of(S, S->basis.head[st.k], st.hits_upper, &next, &next_sigma);
+  rc = apply_pivot(S, p, *e, *sigma, &st);
+  if (rc == CPK_ESINGULAR) {
+    set_stalled(r, "the basis became numerically singular");
+    extract_z(S, p, r->z);
+    return RUN_DONE;
+  }
+  if (rc) return rc;
+  if (!more) {
+    rc = finish_solution(S, p, s, r);
+    return rc ? rc : RUN_DONE;
+  }
+  *e = next;
+  *sigma = next_sigma;
+  return STEP_CONTINUE;
 }
 
 /* Pivot until t leaves, a ray, or a limit. Returns RUN_DONE, RUN_RETRY_COLD or an error code. */
@@ -604,41 +684,32 @@ static int run(lemke_state *S, const cpk_problem *p, const cpk_settings *s, int 
 {
   size_t e;
   int sigma, rc = start(S, p, s, warm, r, &e, &sigma);
-  if (rc != 1) return rc;
-  for (long iter = 1;; iter++) {
+  S->nseen = 0;
+  while (rc == STEP_CONTINUE) {
+    if (basis_repeats(S)) {
+      if (warm) return RUN_RETRY_COLD;
+      set_stalled(r, "cycling detected: a basis repeated (numerical degeneracy)");
+      extract_z(S, p, r->z);
+      return RUN_DONE;
+    }
     size_t t_pos = (size_t)S->basis.pos[LEMKE_VAR_T(&S->basis)];
-    int stop = cpk_monitor_iteration(mon, iter, S->xb[t_pos]);
+    int stop = cpk_monitor_iteration(mon, S->pivots + S->flips, S->xb[t_pos]);
     if (stop) {
       r->status = (cpk_status)stop;
+      S->monitor_stop = 1;
       extract_z(S, p, r->z);
       return RUN_DONE;
     }
-    lemke_basis_column(&S->basis, e, S->col);
-    memcpy(S->alpha, S->col, S->n * sizeof *S->alpha);
-    if ((rc = lemke_basis_solve(&S->basis, S->alpha, 0))) return rc;
-    lemke_step st;
-    if ((rc = ratio_test(S, p, s, e, sigma, &st))) return rc;
-    if (st.kind == STEP_RAY) {
-      finish_ray(S, p, e, sigma, r);
-      return RUN_DONE;
-    }
-    if (st.kind == STEP_FLIP) {
-      apply_flip(S, e, sigma, st.theta, &e, &sigma);
-      continue;
-    }
-    size_t leaving = S->basis.head[st.k];
-    rc = apply_pivot(S, p, e, sigma, &st);
-    if (rc == CPK_ESINGULAR) {
-      set_stalled(r, "the basis became numerically singular");
-      extract_z(S, p, r->z);
-      return RUN_DONE;
-    }
-    if (rc) return rc;
-    if (!complement_of(S, leaving, st.hits_upper, &e, &sigma)) {
-      rc = finish_solution(S, p, s, r);
-      return rc ? rc : RUN_DONE;
-    }
+    rc = pivot_once(S, p, s, &e, &sigma, r);
   }
+  return rc;
+}
+
+/* Did a warm run end in a way a cold start might improve on? */
+static int warm_run_failed(const lemke_state *S, const cpk_result *r)
+{
+  if (S->monitor_stop) return 0; /* the user's limits: respect them */
+  return r->status == CPK_STATUS_RAY_TERMINATION || r->status == CPK_STATUS_STALLED;
 }
 
 static int lemke_solve(void *vs, const cpk_problem *p, const cpk_settings *s, cpk_monitor *mon,
@@ -647,9 +718,14 @@ static int lemke_solve(void *vs, const cpk_problem *p, const cpk_settings *s, cp
   lemke_state *S = vs;
   int warm = s->basis0 != NULL || s->z0 != NULL;
   S->pivots = S->flips = S->ties = 0;
+  S->monitor_stop = 0;
+  r->has_ray = 0;
   int rc = run(S, p, s, warm, mon, r);
-  if (rc == RUN_RETRY_COLD) {
+  if (warm && (rc == RUN_RETRY_COLD || (rc == RUN_DONE && warm_run_failed(S, r)))) {
     cpk_result_set_stat(r, "warm_start_rejected", 1.0);
+    r->status = CPK_STATUS_STALLED;
+    r->has_ray = 0;
+    r->message[0] = '\0';
     rc = run(S, p, s, 0, mon, r);
   }
   if (rc == RUN_RETRY_COLD) rc = CPK_ELINSYS; /* a cold start never asks for a retry */

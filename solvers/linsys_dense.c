@@ -86,16 +86,29 @@ static int dense_alloc(void **state, size_t n)
   return CPK_OK;
 }
 
+static double column_norm(const gsl_matrix *R, size_t k)
+{
+  double sq = 0.0;
+  for (size_t i = 0; i <= k; i++) sq += gsl_matrix_get(R, i, k) * gsl_matrix_get(R, i, k);
+  return sqrt(sq);
+}
+
+/*
+ * Singular when some |R_kk| is negligible against the norm of column k of R
+ * (which equals the norm of column k of the matrix, Q being orthogonal). Being
+ * relative per column, the test does not depend on how the columns are scaled
+ * (a basis mixing unit columns with columns of size 1e12 is not singular). A
+ * column whose norm is at rounding level against the largest column is zero.
+ */
 static int dense_is_singular(const gsl_matrix *R)
 {
-  double lo = INFINITY, hi = 0.0;
+  double largest = 0.0;
+  for (size_t k = 0; k < R->size1; k++) largest = fmax(largest, column_norm(R, k));
   for (size_t k = 0; k < R->size1; k++) {
-    double d = fabs(gsl_matrix_get(R, k, k));
-    if (isnan(d)) return 1;
-    if (d < lo) lo = d;
-    if (d > hi) hi = d;
+    double d = fabs(gsl_matrix_get(R, k, k)), norm = column_norm(R, k);
+    if (isnan(d) || norm <= 1e-14 * largest || !(d > DENSE_SINGULAR_RATIO * norm)) return 1;
   }
-  return !(lo > DENSE_SINGULAR_RATIO * hi);
+  return 0;
 }
 
 static void dense_fill(dense_state *s, const cpk_csc *A)

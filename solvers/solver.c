@@ -43,15 +43,15 @@ static int own_settings(cpk_solver *s, const cpk_settings *given)
   return CPK_OK;
 }
 
-static int check_warm_start(const cpk_solver *s, cpk_error *err)
+static int check_warm_start(size_t n, const double *z0, const int *basis0, const double *covering,
+                            cpk_error *err)
 {
-  const cpk_settings *st = &s->settings;
-  for (size_t i = 0; i < s->problem->n; i++) {
-    if (st->z0 && !isfinite(st->z0[i]))
+  for (size_t i = 0; i < n; i++) {
+    if (z0 && !isfinite(z0[i]))
       return cpk_error_set(err, CPK_EINVAL, "warm start z0[%zu] is not finite", i + 1);
-    if (st->basis0 && (st->basis0[i] < CPK_VAR_AT_LOWER || st->basis0[i] > CPK_VAR_BASIC))
+    if (basis0 && (basis0[i] < CPK_VAR_AT_LOWER || basis0[i] > CPK_VAR_BASIC))
       return cpk_error_set(err, CPK_EINVAL, "warm start basis[%zu] is not a variable state", i + 1);
-    if (st->lemke.covering && !(st->lemke.covering[i] > 0.0 && isfinite(st->lemke.covering[i])))
+    if (covering && !(covering[i] > 0.0 && isfinite(covering[i])))
       return cpk_error_set(err, CPK_EINVAL, "covering vector entry %zu must be positive", i + 1);
   }
   return CPK_OK;
@@ -80,7 +80,8 @@ int cpk_solver_alloc(const cpk_solver_type *T, const cpk_problem *p, const cpk_s
   s->problem = p;
   rc = own_settings(s, settings);
   if (rc) cpk_error_set(err, rc, "out of memory");
-  if (!rc) rc = check_warm_start(s, err);
+  if (!rc)
+    rc = check_warm_start(p->n, settings->z0, settings->basis0, settings->lemke.covering, err);
   if (!rc) {
     rc = T->alloc(&s->state, p, &s->settings, err);
     if (rc && err && !err->message[0]) cpk_error_set(err, rc, "%s: %s", T->name, cpk_strerror(rc));
@@ -96,12 +97,14 @@ int cpk_solver_alloc(const cpk_solver_type *T, const cpk_problem *p, const cpk_s
 int cpk_solver_set_warm_start(cpk_solver *s, const double *z0, const int *basis0)
 {
   size_t n = s->problem->n;
+  int rc = check_warm_start(n, z0, basis0, NULL, NULL); /* refuse before installing anything */
+  if (rc) return rc;
   if (copy_array((void **)&s->z0, z0, n, sizeof(double)) ||
       copy_array((void **)&s->basis0, basis0, n, sizeof(int)))
     return CPK_ENOMEM;
   s->settings.z0 = z0 ? s->z0 : NULL;
   s->settings.basis0 = basis0 ? s->basis0 : NULL;
-  return check_warm_start(s, NULL);
+  return CPK_OK;
 }
 
 /* Judge the solver's answer by the common residual, whatever the solver said. */

@@ -259,6 +259,111 @@ static void test_callback(gsl_rng *rng)
   free(zs);
 }
 
+static cpk_problem *read_data(const char *name)
+{
+  char rel[256];
+  cpk_problem *p = NULL;
+  cpk_error err;
+  snprintf(rel, sizeof rel, "data/lemke/%s", name);
+  if (cpk_problem_read_file(t_srcpath(rel), &p, &err)) t_diag("%s", err.message);
+  return p;
+}
+
+/* Regressions from review: each input once broke a guarantee. */
+static void test_regressions(void)
+{
+  cpk_settings s;
+  cpk_problem *p = read_data("refactor-box4.cpk");
+  cpk_settings_default(&s);
+  s.lemke.refactor_interval = 1; /* refactor at every pivot: leaving bounds must be in place */
+  s.linsys = cpk_linsys_umfpack;
+  cpk_result *r = p ? solve_with(p, &s) : NULL;
+  t_ok(r && r->status == CPK_STATUS_SOLVED && t_is_mcp_solution(p, r->z, 1e-9),
+       "box MCP refactored at every pivot: solved");
+  cpk_result_free(r);
+  cpk_problem_free(p);
+
+  p = read_data("refactor-box120.cpk");
+  r = p ? solve_with(p, NULL) : NULL;
+  t_ok(r && r->status == CPK_STATUS_SOLVED && t_is_mcp_solution(p, r->z, 1e-8),
+       "n = 120 box MCP past the refactorization interval: solved in %ld pivots", r ? r->iterations : -1);
+  cpk_result_free(r);
+  cpk_problem_free(p);
+
+  p = read_data("scaled-1e9.cpk"); /* PD with entries ~1e9: small ratios must not tie with t */
+  r = p ? solve_with(p, NULL) : NULL;
+  t_ok(r && r->status == CPK_STATUS_SOLVED, "PD LCP scaled by 1e9: solved");
+  cpk_result_free(r);
+  cpk_problem_free(p);
+
+  p = read_data("tiny-m.cpk"); /* has the solution z = (3e11, 0, 0): never "no_solution" */
+  r = p ? solve_with(p, NULL) : NULL;
+  t_ok(r && r->status != CPK_STATUS_NO_SOLUTION, "M ~ 1e-11 with a solution: not reported infeasible (%s)",
+       r ? cpk_status_name(r->status) : "?");
+  cpk_result_free(r);
+  cpk_problem_free(p);
+
+  double zero[] = {0}, qneg[] = {-3};
+  p = dense_problem(1, zero, qneg, NULL, NULL); /* w = -3 < 0 always: y = 1 certifies */
+  r = solve_with(p, NULL);
+  t_ok(r && r->status == CPK_STATUS_NO_SOLUTION, "M = 0, q = -3: no_solution (%s)",
+       r ? cpk_status_name(r->status) : "?");
+  cpk_result_free(r);
+  cpk_problem_free(p);
+}
+
+/* Warm starts that cannot start a valid Lemke path must fall back to a cold start. */
+static void test_bad_warm_starts(void)
+{
+  const char *cases[][2] = {{"warm-cycle.cpk", "warm-cycle.json"},
+                            {"warm-cycle2.cpk", "warm-cycle2.json"},
+                            {"warm-ray.cpk", "warm-ray.txt"}};
+  for (size_t c = 0; c < 3; c++) {
+    char rel[256];
+    cpk_problem *p = read_data(cases[c][0]);
+    int basis[8], has_basis = 0;
+    double z0[8];
+    snprintf(rel, sizeof rel, "data/lemke/%s", cases[c][1]);
+    if (!p || cpk_warm_start_read_file(t_srcpath(rel), p->n, z0, basis, &has_basis, NULL)) {
+      t_ok(0, "read %s", cases[c][0]);
+      cpk_problem_free(p);
+      continue;
+    }
+    cpk_settings s;
+    cpk_settings_default(&s);
+    s.z0 = z0;
+    s.basis0 = has_basis ? basis : NULL;
+    cpk_result *r = solve_with(p, &s);
+    double rejected = 0;
+    if (r) cpk_result_get_stat(r, "warm_start_rejected", &rejected);
+    t_ok(r && r->status == CPK_STATUS_SOLVED && t_is_mcp_solution(p, r->z, 1e-9) && rejected == 1 &&
+             r->iterations < 50,
+         "%s: bad warm start detected and dropped, solved cold (%ld pivots in all)", cases[c][0],
+         r ? r->iterations : -1);
+    cpk_result_free(r);
+    cpk_problem_free(p);
+  }
+}
+
+static void test_set_warm_start(void)
+{
+  double M[] = {2, 1, 1, 2}, q[] = {-5, -6}, bad_z[] = {NAN, 0};
+  int bad_basis[] = {7, 2};
+  cpk_problem *p = dense_problem(2, M, q, NULL, NULL);
+  cpk_solver *s = NULL;
+  cpk_result *r = NULL;
+  cpk_result_alloc(2, &r);
+  cpk_solver_alloc(cpk_solver_lemke, p, NULL, &s, NULL);
+  t_ok(s && cpk_solver_set_warm_start(s, bad_z, bad_basis) == CPK_EINVAL, "invalid warm start refused");
+  double rejected = 0;
+  int ok = s && cpk_solver_solve(s, r, NULL) == CPK_OK;
+  cpk_result_get_stat(r, "warm_start_rejected", &rejected);
+  t_ok(ok && r->status == CPK_STATUS_SOLVED && rejected == 0, "and not installed: the next solve is cold");
+  cpk_solver_free(s);
+  cpk_result_free(r);
+  cpk_problem_free(p);
+}
+
 int main(void)
 {
   gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
@@ -270,6 +375,9 @@ int main(void)
   test_random(rng);
   test_warm_start_and_limits(rng);
   test_callback(rng);
+  test_regressions();
+  test_bad_warm_starts();
+  test_set_warm_start();
   gsl_rng_free(rng);
   return t_done();
 }
