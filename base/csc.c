@@ -58,6 +58,25 @@ int cpk_csc_copy(const cpk_csc *A, cpk_csc **out)
   return CPK_OK;
 }
 
+/* Sum entries with equal row indices, which are adjacent once each column is sorted. */
+static void merge_duplicates(cpk_csc *A)
+{
+  cpk_int w = 0, start = 0;
+  for (cpk_int j = 0; j < A->n; j++) {
+    cpk_int end = A->p[j + 1], colstart = w;
+    for (cpk_int k = start; k < end; k++) {
+      if (w > colstart && A->i[w - 1] == A->i[k]) {
+        A->x[w - 1] += A->x[k];
+      } else {
+        A->i[w] = A->i[k];
+        A->x[w++] = A->x[k];
+      }
+    }
+    start = end;
+    A->p[j + 1] = w;
+  }
+}
+
 /* Counting sort by column, then by row inside each column (a transpose twice), then merge duplicates. */
 int cpk_csc_from_triplets(cpk_int m, cpk_int n, cpk_int nnz, const cpk_int *ti, const cpk_int *tj,
                           const double *tx, cpk_csc **out)
@@ -95,23 +114,7 @@ int cpk_csc_from_triplets(cpk_int m, cpk_int n, cpk_int nnz, const cpk_int *ti, 
     }
   free(next);
   cpk_csc_free(R);
-  /* Merge duplicates (adjacent after sorting) in place. */
-  cpk_int w = 0, start = 0;
-  for (cpk_int j = 0; j < n; j++) {
-    cpk_int end = A->p[j + 1];
-    cpk_int colstart = w;
-    for (cpk_int k = start; k < end; k++) {
-      if (w > colstart && A->i[w - 1] == A->i[k]) {
-        A->x[w - 1] += A->x[k];
-      } else {
-        A->i[w] = A->i[k];
-        A->x[w] = A->x[k];
-        w++;
-      }
-    }
-    start = end;
-    A->p[j + 1] = w;
-  }
+  merge_duplicates(A);
   *out = A;
   return CPK_OK;
 fail:
