@@ -10,6 +10,7 @@ void cpk_settings_default(cpk_settings *s)
   s->lemke.pivot_tol = CPK_DEFAULT_LEMKE_PIVOT_TOL;
   s->lemke.refactor_interval = CPK_DEFAULT_LEMKE_REFACTOR;
   s->enumeration.max_n = CPK_DEFAULT_ENUM_MAX_N;
+  s->pgs.omega = 1.0;
 }
 
 int cpk_settings_validate(const cpk_settings *s, cpk_error *err)
@@ -26,5 +27,8 @@ int cpk_settings_validate(const cpk_settings *s, cpk_error *err)
   if (s->lemke.refactor_interval < 1)
     return cpk_error_set(err, CPK_EINVAL, "lemke refactorization interval must be >= 1 (got %ld)",
                          s->lemke.refactor_interval);
+  if (!(s->pgs.omega > 0.0 && s->pgs.omega < 2.0))
+    return cpk_error_set(err, CPK_EINVAL, "pgs relaxation factor must be in (0, 2) (got %g)",
+                         s->pgs.omega);
   return CPK_OK;
 }

@@ -5,6 +5,7 @@
 static const cpk_solver_type *const *const registry[] = {
     &cpk_solver_lemke,
     &cpk_solver_enum,
+    &cpk_solver_pgs,
 };
 
 size_t cpk_solver_count(void) { return sizeof registry / sizeof registry[0]; }

@@ -50,6 +50,9 @@ typedef struct cpk_settings {
   struct {
     size_t max_n;            /**< refuse larger problems (default 20) */
   } enumeration;
+  struct {
+    double omega;            /**< relaxation factor in (0, 2): 1 = Gauss-Seidel (default), > 1 SOR */
+  } pgs;
 } cpk_settings;
 
 /** Defaults: tol 1e-8, no time limit, silent, automatic linear solver. */
