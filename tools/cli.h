@@ -29,6 +29,23 @@ typedef struct cli_command {
 extern const cli_command cli_cmd_solve;
 extern const cli_command cli_cmd_info;
 extern const cli_command cli_cmd_solvers;
+extern const cli_command cli_cmd_compile;
+extern const cli_command cli_cmd_solve_system;
+
+/* Options shared by `compile` and `solve-system` (defined in cmd_compile.c). */
+enum { CLI_OPT_MODEL = CLI_OPT_LONG_BASE + 64, CLI_OPT_DIRECTIONS, CLI_OPT_FORM, CLI_OPT_DENSE };
+#define CLI_NOT_COMPILE_OPTION (-2)
+typedef struct cli_compile_args {
+  const char *system_path;
+  const char *model;
+  cpk_compile_options options;
+} cli_compile_args;
+void cli_compile_args_init(cli_compile_args *a);
+/* --model, --directions, --form, --dense: CLI_CONTINUE, an exit status, or CLI_NOT_COMPILE_OPTION. */
+int cli_compile_option(const cli_command *cmd, int c, const char *arg, cli_compile_args *a);
+/* Read the system file and compile it; on failure prints the message and returns CLI_EXIT_INPUT. */
+int cli_compile_system(const cli_compile_args *a, cpk_contact_system **s, cpk_problem **p,
+                       cpk_varmap **m);
 
 /* "cpkit: MESSAGE" on stderr, one line. Returns CLI_EXIT_INPUT. */
 int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

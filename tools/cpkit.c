@@ -19,6 +19,8 @@ static const cli_command *const commands[] = {
     &cli_cmd_solve,
     &cli_cmd_info,
     &cli_cmd_solvers,
+    &cli_cmd_compile,
+    &cli_cmd_solve_system,
     &cli_cmd_help,
 };
 

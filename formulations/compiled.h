@@ -1,0 +1,151 @@
+/* compiled.h: internal to formulations/: the compiled contact problem (variable map) shared by the four models, the contact-space block operator, and the row interface each model implements. */
+#ifndef CPK_FORMULATIONS_COMPILED_H
+#define CPK_FORMULATIONS_COMPILED_H
+#include <stddef.h>
+#include <cpkit/contact.h>
+
+/*
+ * Every model is written per contact in terms of the contact's own unknowns
+ * z_c and its contact velocity U_c (n, t, o, r). The impulse a contact applies
+ * is linear in its unknowns, P_c = T_c z_c, so the generic assembler in
+ * compiler.c can build, for any model:
+ *   mixed:   F_v = M v - sum_c J_c P_c - rhs,   U_c = J_c^T v + drift_c
+ *   reduced: U_c = sum_j A_cj P_j + b_c          (A = J^T M^-1 J by blocks)
+ * and the model only supplies the rows F_c(U_c, z_c) with their partial
+ * derivatives; the chain rule through J or A is done once, here.
+ */
+
+/* Contact-space operator A (4 x 4 blocks, block-row CSR) and free contact velocity b. */
+typedef struct cvm_blockop {
+  size_t nc;
+  size_t *ptr;   /* nc + 1 */
+  size_t *col;   /* block column (contact) of each block */
+  double *val;   /* 16 per block, [a][b] row-major: row component a, column component b */
+  double *b;     /* 4 nc: free contact velocity, drift included */
+  double *vstar; /* body form: nv, v + h M^-1 k (h > 0) or M^-1 k (h = 0); NULL for local */
+} cvm_blockop;
+
+int cvm_blockop_build(const cpk_contact_system *s, cvm_blockop *B, cpk_error *err);
+void cvm_blockop_free(cvm_blockop *B);
+/* Solve M x = rhs in place with a sparse LU (UMFPACK). */
+int cvm_mass_solve(const cpk_csc *M, double *x, size_t nrhs, cpk_error *err);
+
+/* One unknown of a contact. */
+typedef struct cvm_var {
+  cpk_var_role role;
+  size_t index; /* direction j for P_D */
+  double lo, hi;
+  double T[4]; /* contribution of this unknown to the contact impulse (n, t, o, r) */
+} cvm_var;
+
+/* What the compilers know about one contact. Local indices k refer to vars[first + k]. */
+typedef struct cvm_contact {
+  size_t first, m;
+  double psi, mu, e2[3]; /* e2 = (e_t^2, e_o^2, e_r^2) */
+  int nonlinear;         /* rows not affine (ellipsoidal friction) */
+  int torsion;           /* the friction law includes the moment about n */
+  int sliding0;          /* h = 0: slipping at the start; friction follows P_n in T */
+  double s[4];           /* h = 0: contact velocity at the start */
+  /* local indices of the roles (SIZE_MAX when absent) */
+  size_t kpn[2], npn; /* normal impulse unknowns (p_n, or p_ns and p_nr) */
+  size_t kf[3], nf;   /* friction unknowns p_t, p_o[, p_r] (NCP models) */
+  size_t ksig;        /* sigma */
+  size_t kdelta;      /* kelvin-voigt: first of delta_n, delta_t, delta_o */
+  /* kelvin-voigt */
+  int compliant;
+  double S[9];      /* h K + C */
+  double Cdprev[3]; /* C delta_prev */
+  double delta_max;
+  /* polyhedral */
+  size_t ndir, dir_off; /* directions (t, o, r) at dirs[3 * dir_off ...] */
+} cvm_contact;
+
+typedef struct cvm_emitter cvm_emitter;
+
+/* What a model's row function sees for one contact. */
+typedef struct cvm_rowctx {
+  const struct cpk_varmap *C;
+  const cvm_contact *cc;
+  size_t c;
+  const double *z;      /* all unknowns */
+  const size_t *g;      /* global index of each local unknown */
+  const double *U;      /* contact velocity (4) */
+  double *f;            /* m rows, paired with the local unknowns */
+  double *dfdU;         /* m x 4 row-major: partials with respect to U */
+  unsigned char *umask; /* m: bit a set when row depends on U_a (structurally) */
+  cvm_emitter *em;      /* NULL when only F is wanted */
+} cvm_rowctx;
+
+/* Value of local unknown k. */
+#define CVM_Z(x, k) ((x)->z[(x)->g[(k)]])
+
+/* Partial of row `row` with respect to local unknown `var` (structural: emit even when 0). */
+void cvm_partial(cvm_rowctx *x, size_t row, size_t var, double value);
+
+typedef int (*cvm_rows_fn)(cvm_rowctx *x);
+
+/* The compiled problem (the public cpk_varmap). */
+struct cpk_varmap {
+  cpk_contact_model model;
+  cpk_system_form sysform;
+  int mixed, affine;
+  double h;
+  size_t nv, nc, n; /* n = unknowns; the first nv are v when mixed */
+  cvm_contact *cc;
+  cvm_var *vars;
+  size_t nvars, cap_vars;
+  size_t *gidx;       /* nvars: global index of each local unknown */
+  cpk_var_info *info; /* n */
+  double *dirs;       /* polyhedral directions */
+  size_t ndirs, cap_dirs;
+  cvm_rows_fn rows;
+  /* kinematics (body form) */
+  cpk_csc *M;
+  size_t *wptr;
+  cpk_int *wrow;
+  double *wval;
+  double *rhs;   /* M v + h k, or k at h = 0 */
+  double *drift; /* 4 nc */
+  /* reduced form */
+  cvm_blockop B;
+  int has_B;
+  /* Jacobian pattern and the position of every emitted entry in it */
+  cpk_csc *pattern;
+  size_t ntrip;
+  size_t *pos;
+  /* workspace of the callbacks */
+  double *P, *U, *fwork, *floc, *dfdU;
+  unsigned char *umask;
+  size_t mmax;
+};
+
+/* Append an unknown to the contact being set up (the last one in C->cc with m counted). */
+int cvm_add_var(struct cpk_varmap *C, size_t c, cpk_var_role role, size_t index, double lo,
+                double hi, const double T[4]);
+
+/* Model set-up: fill C->cc[c] (except first) and its unknowns for every contact. */
+typedef int (*cvm_setup_fn)(struct cpk_varmap *C, const cpk_contact_system *s,
+                            const cpk_compile_options *o, cpk_error *err);
+
+/* The generic compile driver used by every model. */
+int cvm_compile(const cpk_contact_system *s, cpk_contact_model model, const cpk_compile_options *o,
+                cvm_setup_fn setup, cvm_rows_fn rows, cpk_problem **problem, cpk_varmap **map,
+                cpk_error *err);
+
+/* Shared pieces of the models. */
+/* Unknowns and rows of the NCP friction law (ellipsoid, seed 003 eq. (5)) for contact c. */
+int cvm_setup_ellipsoid(struct cpk_varmap *C, const cpk_contact_system *s, size_t c,
+                        const double e[3], int torsion, double rolling_tol, cpk_error *err);
+int cvm_rows_ellipsoid(cvm_rowctx *x);
+/* The friction rows alone (p_t, p_o[, p_r], sigma), normal impulse = sum of kpn unknowns. */
+void cvm_friction_rows(cvm_rowctx *x);
+/* Normal row of unknown k: U_n + (psi + extra) / h, or U_n at h = 0. */
+double cvm_normal_gap(const cvm_rowctx *x, double extra);
+
+/* Impulses P (4 nc) of z, and the contact velocities U (4 nc) given z and P. */
+void cvm_impulses(const struct cpk_varmap *C, const double *z, double *P);
+void cvm_contact_velocity(const struct cpk_varmap *C, const double *z, const double *P, double *U);
+/* 1 if contact c of s has a non-zero twist column (body) or 4 unknowns (local). */
+int cvm_has_twist(const cpk_contact_system *s, size_t c);
+
+#endif

@@ -1,0 +1,621 @@
+/* compiler.c: the generic compile driver: unknowns and their layout, F and its Jacobian by the chain rule through J or A, the sparsity pattern, and the emitted problem. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cpkit/util.h>
+#include "compiled.h"
+
+/* Entries of the Jacobian are emitted in a fixed order that depends only on
+ * constant data (T, J, A and the models' structural masks), so a first pass
+ * records (row, col) and later passes write values through `pos`. */
+struct cvm_emitter {
+  int record;
+  size_t count, cap;
+  cpk_int *ti, *tj;
+  const size_t *pos;
+  double *x;
+  size_t limit;
+  int failed;
+};
+
+static void emit(cvm_emitter *e, size_t row, size_t col, double value)
+{
+  if (e->record) {
+    if (e->count == e->cap) {
+      size_t c = e->cap ? 2 * e->cap : 1024;
+      cpk_int *ti = realloc(e->ti, c * sizeof *ti);
+      if (ti) e->ti = ti;
+      cpk_int *tj = ti ? realloc(e->tj, c * sizeof *tj) : NULL;
+      if (!ti || !tj) {
+        e->failed = 1;
+        return;
+      }
+      e->tj = tj;
+      e->cap = c;
+    }
+    e->ti[e->count] = (cpk_int)row;
+    e->tj[e->count] = (cpk_int)col;
+  } else if (e->count < e->limit) {
+    e->x[e->pos[e->count]] += value;
+  } else {
+    e->failed = 1;
+  }
+  e->count++;
+}
+
+void cvm_partial(cvm_rowctx *x, size_t row, size_t var, double value)
+{
+  if (x->em) emit(x->em, x->g[row], x->g[var], value);
+}
+
+double cvm_normal_gap(const cvm_rowctx *x, double extra)
+{
+  if (x->C->h > 0) return x->U[0] + (x->cc->psi + extra) / x->C->h;
+  return x->U[0];
+}
+
+int cvm_add_var(cpk_varmap *C, size_t c, cpk_var_role role, size_t index, double lo, double hi,
+                const double T[4])
+{
+  if (C->nvars == C->cap_vars) {
+    size_t cap = C->cap_vars ? 2 * C->cap_vars : 64;
+    cvm_var *v = cpk_alloc_array(cap, sizeof *v);
+    if (!v) return CPK_ENOMEM;
+    if (C->nvars) memcpy(v, C->vars, C->nvars * sizeof *v);
+    free(C->vars);
+    C->vars = v;
+    C->cap_vars = cap;
+  }
+  cvm_var *v = &C->vars[C->nvars++];
+  v->role = role;
+  v->index = index;
+  v->lo = lo;
+  v->hi = hi;
+  for (int a = 0; a < 4; a++) v->T[a] = T ? T[a] : 0.0;
+  C->cc[c].m++;
+  return CPK_OK;
+}
+
+/* ---- evaluation ------------------------------------------------------- */
+
+void cvm_impulses(const cpk_varmap *C, const double *z, double *P)
+{
+  memset(P, 0, 4 * C->nc * sizeof *P);
+  for (size_t c = 0; c < C->nc; c++)
+    for (size_t k = C->cc[c].first; k < C->cc[c].first + C->cc[c].m; k++)
+      for (int a = 0; a < 4; a++) P[4 * c + a] += C->vars[k].T[a] * z[C->gidx[k]];
+}
+
+void cvm_contact_velocity(const cpk_varmap *C, const double *z, const double *P, double *U)
+{
+  for (size_t c = 0; c < C->nc; c++)
+    for (int a = 0; a < 4; a++) {
+      double sum;
+      if (C->mixed) {
+        sum = C->drift[4 * c + a];
+        for (size_t k = C->wptr[c]; k < C->wptr[c + 1]; k++)
+          sum += C->wval[4 * k + a] * z[C->wrow[k]];
+      } else {
+        sum = C->B.b[4 * c + a];
+        for (size_t k = C->B.ptr[c]; k < C->B.ptr[c + 1]; k++)
+          for (int b = 0; b < 4; b++) sum += C->B.val[16 * k + 4 * a + b] * P[4 * C->B.col[k] + b];
+      }
+      U[4 * c + a] = sum;
+    }
+}
+
+/* Momentum rows F_v = M v - sum_c J_c P_c - rhs (mixed form only). */
+static void momentum_rows(const cpk_varmap *C, const double *z, double *f, cvm_emitter *em)
+{
+  const cpk_csc *M = C->M;
+  for (size_t r = 0; r < C->nv; r++) f[r] = -C->rhs[r];
+  for (cpk_int j = 0; j < M->n; j++)
+    for (cpk_int k = M->p[j]; k < M->p[j + 1]; k++) {
+      f[M->i[k]] += M->x[k] * z[j];
+      if (em) emit(em, (size_t)M->i[k], (size_t)j, M->x[k]);
+    }
+  for (size_t c = 0; c < C->nc; c++)
+    for (size_t k = C->wptr[c]; k < C->wptr[c + 1]; k++)
+      for (int a = 0; a < 4; a++) f[C->wrow[k]] -= C->wval[4 * k + a] * C->P[4 * c + a];
+  for (size_t c = 0; em && c < C->nc; c++)
+    for (size_t l = C->cc[c].first; l < C->cc[c].first + C->cc[c].m; l++)
+      for (size_t k = C->wptr[c]; k < C->wptr[c + 1]; k++) {
+        double v = 0.0;
+        int st = 0;
+        for (int a = 0; a < 4; a++)
+          if (C->wval[4 * k + a] != 0.0 && C->vars[l].T[a] != 0.0) {
+            st = 1;
+            v -= C->wval[4 * k + a] * C->vars[l].T[a];
+          }
+        if (st) emit(em, (size_t)C->wrow[k], C->gidx[l], v);
+      }
+}
+
+/* d(row)/dU expanded through U_c = J_c^T v (mixed form). */
+static void expand_mixed(const cpk_varmap *C, size_t c, const cvm_rowctx *x, cvm_emitter *em)
+{
+  for (size_t k = 0; k < x->cc->m; k++) {
+    if (!x->umask[k]) continue;
+    for (size_t e = C->wptr[c]; e < C->wptr[c + 1]; e++) {
+      double v = 0.0;
+      int st = 0;
+      for (int a = 0; a < 4; a++)
+        if ((x->umask[k] >> a & 1) && C->wval[4 * e + a] != 0.0) {
+          st = 1;
+          v += x->dfdU[4 * k + a] * C->wval[4 * e + a];
+        }
+      if (st) emit(em, x->g[k], (size_t)C->wrow[e], v);
+    }
+  }
+}
+
+/* d(row)/dU expanded through U_c = sum_j A_cj T_j z_j (reduced form). */
+static void expand_reduced(const cpk_varmap *C, size_t c, const cvm_rowctx *x, cvm_emitter *em)
+{
+  for (size_t bk = C->B.ptr[c]; bk < C->B.ptr[c + 1]; bk++) {
+    const cvm_contact *cj = &C->cc[C->B.col[bk]];
+    const double *blk = C->B.val + 16 * bk;
+    for (size_t l = cj->first; l < cj->first + cj->m; l++) {
+      double BT[4] = {0, 0, 0, 0};
+      unsigned st = 0;
+      for (int a = 0; a < 4; a++)
+        for (int b = 0; b < 4; b++)
+          if (blk[4 * a + b] != 0.0 && C->vars[l].T[b] != 0.0) {
+            BT[a] += blk[4 * a + b] * C->vars[l].T[b];
+            st |= 1u << a;
+          }
+      if (!st) continue;
+      for (size_t k = 0; k < x->cc->m; k++) {
+        if (!(x->umask[k] & st)) continue;
+        double v = 0.0;
+        for (int a = 0; a < 4; a++)
+          if (x->umask[k] >> a & 1) v += x->dfdU[4 * k + a] * BT[a];
+        emit(em, x->g[k], C->gidx[l], v);
+      }
+    }
+  }
+}
+
+/* F(z) into f and, when em is given, the Jacobian entries in their fixed order. */
+static int assemble(cpk_varmap *C, const double *z, double *f, cvm_emitter *em)
+{
+  cvm_impulses(C, z, C->P);
+  if (C->mixed) momentum_rows(C, z, f, em);
+  cvm_contact_velocity(C, z, C->P, C->U);
+  for (size_t c = 0; c < C->nc; c++) {
+    cvm_contact *cc = &C->cc[c];
+    cvm_rowctx x = {C, cc, c, z, C->gidx + cc->first, C->U + 4 * c, C->floc, C->dfdU, C->umask, em};
+    memset(C->dfdU, 0, 4 * cc->m * sizeof *C->dfdU);
+    memset(C->umask, 0, cc->m);
+    int rc = C->rows(&x);
+    if (rc) return rc;
+    for (size_t k = 0; em && k < cc->m; k++)
+      emit(em, x.g[k], x.g[k], 0.0); /* structural diagonal */
+    for (size_t k = 0; k < cc->m; k++) f[x.g[k]] = C->floc[k];
+    if (em && C->mixed)
+      expand_mixed(C, c, &x, em);
+    else if (em)
+      expand_reduced(C, c, &x, em);
+  }
+  if (em && em->failed) return CPK_ENOMEM;
+  for (size_t i = 0; i < C->n; i++)
+    if (!isfinite(f[i])) return CPK_EBADFUNC;
+  return CPK_OK;
+}
+
+static int nl_function(const double *z, double *f, void *params)
+{
+  return assemble(params, z, f, NULL);
+}
+
+static int nl_jacobian(const double *z, cpk_csc *J, void *params)
+{
+  cpk_varmap *C = params;
+  cvm_emitter em = {0};
+  em.pos = C->pos;
+  em.x = J->x;
+  em.limit = C->ntrip;
+  memset(J->x, 0, (size_t)J->p[J->n] * sizeof *J->x);
+  int rc = assemble(C, z, C->fwork, &em);
+  if (!rc && em.count != C->ntrip) rc = CPK_EBADFUNC;
+  return rc;
+}
+
+/* ---- pattern --------------------------------------------------------- */
+
+typedef struct trip {
+  cpk_int row, col;
+  size_t k;
+} trip;
+
+static int cmp_trip(const void *a, const void *b)
+{
+  const trip *x = a, *y = b;
+  if (x->col != y->col) return (x->col > y->col) - (x->col < y->col);
+  if (x->row != y->row) return (x->row > y->row) - (x->row < y->row);
+  return (x->k > y->k) - (x->k < y->k);
+}
+
+/* Sort the recorded entries by (col, row); duplicates share one position. */
+static int build_pattern(cpk_varmap *C, const cvm_emitter *em)
+{
+  size_t nt = em->count, nnz = 0;
+  trip *t = cpk_alloc_array(nt, sizeof *t);
+  C->pos = cpk_alloc_array(nt, sizeof *C->pos);
+  if (!t || !C->pos) {
+    free(t);
+    return CPK_ENOMEM;
+  }
+  for (size_t k = 0; k < nt; k++) t[k] = (trip){em->ti[k], em->tj[k], k};
+  qsort(t, nt, sizeof *t, cmp_trip);
+  for (size_t k = 0; k < nt; k++)
+    if (k == 0 || t[k].row != t[k - 1].row || t[k].col != t[k - 1].col) nnz++;
+  int rc = cpk_csc_alloc((cpk_int)C->n, (cpk_int)C->n, (cpk_int)nnz, &C->pattern);
+  for (size_t k = 0, e = 0; !rc && k < nt; k++) {
+    if (k == 0 || t[k].row != t[k - 1].row || t[k].col != t[k - 1].col) {
+      C->pattern->i[e] = t[k].row;
+      C->pattern->x[e] = 0.0;
+      C->pattern->p[t[k].col + 1]++;
+      e++;
+    }
+    C->pos[t[k].k] = e - 1;
+  }
+  for (size_t j = 0; !rc && j < C->n; j++) C->pattern->p[j + 1] += C->pattern->p[j];
+  C->ntrip = nt;
+  free(t);
+  return rc;
+}
+
+static int record_pattern(cpk_varmap *C)
+{
+  cvm_emitter em = {0};
+  double *z = cpk_calloc_array(C->n, sizeof *z);
+  em.record = 1;
+  int rc = z ? assemble(C, z, C->fwork, &em) : CPK_ENOMEM;
+  if (rc == CPK_EBADFUNC)
+    rc = CPK_OK; /* F(0) may be non-finite only in exotic data; pattern is what counts */
+  if (!rc) rc = build_pattern(C, &em);
+  free(z);
+  free(em.ti);
+  free(em.tj);
+  return rc;
+}
+
+/* ---- layout and names -------------------------------------------------- */
+
+static const char *const role_names[] = {"v",   "p_n", "p_ns",  "p_nr",    "p_t",     "p_o",
+                                         "p_r", "p_d", "sigma", "delta_n", "delta_t", "delta_o"};
+#define NROLES (sizeof role_names / sizeof role_names[0])
+
+/* Unknowns grouped by role (v, p_n, ..., delta_o), by contact inside a role, as the seeds do. */
+static int assign_layout(cpk_varmap *C)
+{
+  size_t next = 0;
+  C->n = (C->mixed ? C->nv : 0) + C->nvars;
+  C->gidx = cpk_alloc_array(C->nvars, sizeof *C->gidx);
+  C->info = cpk_alloc_array(C->n, sizeof *C->info);
+  if (!C->gidx || !C->info) return CPK_ENOMEM;
+  for (size_t j = 0; C->mixed && j < C->nv; j++)
+    C->info[next++] = (cpk_var_info){CPK_ROLE_V, (size_t)-1, j};
+  for (size_t role = 1; role < NROLES; role++)
+    for (size_t c = 0; c < C->nc; c++)
+      for (size_t k = C->cc[c].first; k < C->cc[c].first + C->cc[c].m; k++)
+        if ((size_t)C->vars[k].role == role) {
+          C->gidx[k] = next;
+          C->info[next++] = (cpk_var_info){C->vars[k].role, c, C->vars[k].index};
+        }
+  return next == C->n ? CPK_OK : CPK_EINVAL;
+}
+
+static int set_names(const cpk_varmap *C, cpk_problem *p)
+{
+  char name[64];
+  int rc = CPK_OK;
+  for (size_t i = 0; i < C->n && !rc; i++) {
+    const cpk_var_info *v = &C->info[i];
+    if (v->role == CPK_ROLE_V)
+      snprintf(name, sizeof name, "v[%zu]", v->index + 1);
+    else if (v->role == CPK_ROLE_P_D)
+      snprintf(name, sizeof name, "p_d[%zu,%zu]", v->contact + 1, v->index + 1);
+    else
+      snprintf(name, sizeof name, "%s[%zu]", role_names[v->role], v->contact + 1);
+    rc = cpk_problem_set_var_name(p, i, name);
+  }
+  return rc;
+}
+
+/* ---- the driver ------------------------------------------------------------ */
+
+static int copy_kinematics(cpk_varmap *C, const cpk_contact_system *s)
+{
+  size_t nnz = s->wptr[s->nc];
+  C->drift = cpk_alloc_array(4 * s->nc, sizeof *C->drift);
+  if (!C->drift) return CPK_ENOMEM;
+  for (size_t c = 0; c < s->nc; c++)
+    memcpy(C->drift + 4 * c, s->contacts[c].drift, 4 * sizeof(double));
+  if (s->form == CPK_SYSTEM_LOCAL) return CPK_OK;
+  C->wptr = cpk_alloc_array(s->nc + 1, sizeof *C->wptr);
+  C->wrow = cpk_alloc_array(nnz, sizeof *C->wrow);
+  C->wval = cpk_alloc_array(nnz, 4 * sizeof *C->wval);
+  C->rhs = cpk_alloc_array(s->nv, sizeof *C->rhs);
+  if (!C->wptr || !C->wrow || !C->wval || !C->rhs || cpk_csc_copy(s->M, &C->M)) return CPK_ENOMEM;
+  memcpy(C->wptr, s->wptr, (s->nc + 1) * sizeof *C->wptr);
+  if (nnz > 0) { /* a system without contacts has no row arrays at all */
+    memcpy(C->wrow, s->wrow, nnz * sizeof *C->wrow);
+    memcpy(C->wval, s->wval, 4 * nnz * sizeof *C->wval);
+  }
+  /* rhs = M v + h k (h > 0) or k (h = 0) */
+  for (size_t r = 0; r < s->nv; r++) C->rhs[r] = s->h > 0 ? s->h * s->k[r] : s->k[r];
+  for (cpk_int j = 0; s->h > 0 && j < s->M->n; j++)
+    for (cpk_int k = s->M->p[j]; k < s->M->p[j + 1]; k++)
+      C->rhs[s->M->i[k]] += s->M->x[k] * s->v[j];
+  return CPK_OK;
+}
+
+static int choose_form(cpk_varmap *C, const cpk_contact_system *s, const cpk_compile_options *o,
+                       cpk_error *err)
+{
+  if (o->form == CPK_FORM_MIXED && s->form == CPK_SYSTEM_LOCAL)
+    return cpk_error_set(err, CPK_EINVAL,
+                         "a local-form system has no velocities to keep (mixed form)");
+  if (o->form == CPK_FORM_MIXED)
+    C->mixed = 1;
+  else if (o->form == CPK_FORM_REDUCED)
+    C->mixed = 0;
+  else if (o->form == CPK_FORM_AUTO)
+    C->mixed = s->form == CPK_SYSTEM_BODY && C->model != CPK_MODEL_POLYHEDRAL;
+  else
+    return cpk_error_set(err, CPK_EINVAL, "unknown problem form %d", (int)o->form);
+  return CPK_OK;
+}
+
+int cvm_has_twist(const cpk_contact_system *s, size_t c)
+{
+  if (s->form == CPK_SYSTEM_LOCAL) return s->dim == 4;
+  for (size_t k = s->wptr[c]; k < s->wptr[c + 1]; k++)
+    if (s->wval[4 * k + 3] != 0.0) return 1;
+  return 0;
+}
+
+/* h = 0: the contact velocity at the start decides rolling/sliding. */
+static void start_velocities(cpk_varmap *C, const cpk_contact_system *s)
+{
+  for (size_t c = 0; c < s->nc; c++)
+    for (int a = 0; a < 4; a++) {
+      double sum = 0.0;
+      for (size_t k = s->wptr[c]; s->form == CPK_SYSTEM_BODY && k < s->wptr[c + 1]; k++)
+        sum += s->wval[4 * k + a] * s->v[s->wrow[k]];
+      C->cc[c].s[a] = sum;
+    }
+}
+
+static int init_map(cpk_varmap *C, const cpk_contact_system *s, const cpk_compile_options *o,
+                    cpk_error *err)
+{
+  C->sysform = s->form;
+  C->h = s->h;
+  C->nv = s->form == CPK_SYSTEM_BODY ? s->nv : 0;
+  C->nc = s->nc;
+  int rc = choose_form(C, s, o, err);
+  if (rc) return rc;
+  C->cc = cpk_calloc_array(s->nc, sizeof *C->cc);
+  if (!C->cc || copy_kinematics(C, s)) return cpk_error_set(err, CPK_ENOMEM, "out of memory");
+  start_velocities(C, s);
+  for (size_t c = 0; c < s->nc; c++) {
+    cvm_contact *cc = &C->cc[c];
+    cc->psi = s->contacts[c].psi;
+    cc->mu = s->contacts[c].mu;
+    cc->kpn[0] = cc->kpn[1] = cc->kf[0] = cc->kf[1] = cc->kf[2] = (size_t)-1;
+    cc->ksig = cc->kdelta = (size_t)-1;
+  }
+  return CPK_OK;
+}
+
+static int alloc_workspace(cpk_varmap *C)
+{
+  for (size_t c = 0; c < C->nc; c++)
+    if (C->cc[c].m > C->mmax) C->mmax = C->cc[c].m;
+  C->P = cpk_alloc_array(4 * C->nc, sizeof *C->P);
+  C->U = cpk_alloc_array(4 * C->nc, sizeof *C->U);
+  C->fwork = cpk_alloc_array(C->n, sizeof *C->fwork);
+  C->floc = cpk_alloc_array(C->mmax, sizeof *C->floc);
+  C->dfdU = cpk_alloc_array(C->mmax, 4 * sizeof *C->dfdU);
+  C->umask = cpk_alloc_array(C->mmax, 1);
+  return C->P && C->U && C->fwork && C->floc && C->dfdU && C->umask ? CPK_OK : CPK_ENOMEM;
+}
+
+static int bounds(const cpk_varmap *C, double **lo, double **hi)
+{
+  *lo = cpk_alloc_array(C->n, sizeof **lo);
+  *hi = cpk_alloc_array(C->n, sizeof **hi);
+  if (!*lo || !*hi) return CPK_ENOMEM;
+  size_t first = C->mixed ? C->nv : 0;
+  for (size_t i = 0; i < first; i++) {
+    (*lo)[i] = -INFINITY;
+    (*hi)[i] = INFINITY;
+  }
+  for (size_t k = 0; k < C->nvars; k++) {
+    (*lo)[C->gidx[k]] = C->vars[k].lo;
+    (*hi)[C->gidx[k]] = C->vars[k].hi;
+  }
+  return CPK_OK;
+}
+
+/* Affine models: q = F(0) and M = the Jacobian (constant). */
+static int emit_affine(cpk_varmap *C, const double *lo, const double *hi, int dense,
+                       cpk_problem **p)
+{
+  cpk_csc *J = NULL;
+  cpk_matrix *A = NULL;
+  double *z = cpk_calloc_array(C->n, sizeof *z), *q = cpk_alloc_array(C->n, sizeof *q);
+  int rc = z && q ? cpk_csc_copy(C->pattern, &J) : CPK_ENOMEM;
+  if (!rc) rc = nl_jacobian(z, J, C);
+  if (!rc) rc = assemble(C, z, q, NULL);
+  if (!rc) rc = cpk_matrix_from_csc(J, &A);
+  if (!rc && dense) {
+    cpk_matrix *D = NULL;
+    rc = cpk_matrix_alloc_dense(C->n, C->n, &D);
+    for (size_t j = 0; !rc && j < C->n; j++)
+      for (cpk_int k = J->p[j]; k < J->p[j + 1]; k++)
+        gsl_matrix_set(D->dense, (size_t)J->i[k], j, J->x[k]);
+    cpk_matrix_free(A);
+    A = D;
+  }
+  int lcp = 1;
+  for (size_t i = 0; i < C->n; i++) lcp &= lo[i] == 0.0 && hi[i] == INFINITY;
+  if (!rc)
+    rc = lcp ? cpk_problem_alloc_lcp(A, q, p) : cpk_problem_alloc_affine_mcp(A, q, lo, hi, p);
+  cpk_matrix_free(A);
+  cpk_csc_free(J);
+  free(z);
+  free(q);
+  return rc;
+}
+
+static int emit_problem(cpk_varmap *C, const cpk_contact_system *s, const cpk_compile_options *o,
+                        cpk_problem **p)
+{
+  double *lo = NULL, *hi = NULL;
+  char name[160];
+  int rc = bounds(C, &lo, &hi);
+  if (!rc && C->affine)
+    rc = emit_affine(C, lo, hi, o->dense, p);
+  else if (!rc)
+    rc = cpk_problem_alloc_nonlinear_mcp(C->n, nl_function, nl_jacobian, C->pattern, C, lo, hi, p);
+  if (!rc) rc = set_names(C, *p);
+  snprintf(name, sizeof name, "%.100s%s%s", s->name ? s->name : "", s->name ? "-" : "",
+           cpk_contact_model_name(C->model));
+  if (!rc) rc = cpk_problem_set_name(*p, name);
+  free(lo);
+  free(hi);
+  return rc;
+}
+
+static int compile_steps(cpk_varmap *C, const cpk_contact_system *s, const cpk_compile_options *o,
+                         cvm_setup_fn setup, cpk_problem **problem, cpk_error *err)
+{
+  int rc = init_map(C, s, o, err);
+  if (!rc) rc = setup(C, s, o, err);
+  if (rc) return rc;
+  if (C->nvars == 0 && !C->mixed)
+    return cpk_error_set(err, CPK_EINVAL, "the system has no contacts: nothing to compile");
+  if (assign_layout(C) || alloc_workspace(C))
+    return cpk_error_set(err, CPK_ENOMEM, "out of memory");
+  if (!C->mixed) {
+    rc = cvm_blockop_build(s, &C->B, err);
+    if (rc) return rc;
+    C->has_B = 1;
+  }
+  rc = record_pattern(C);
+  if (!rc) rc = emit_problem(C, s, o, problem);
+  if (rc) return cpk_error_set(err, rc, "building the problem: %s", cpk_strerror(rc));
+  return CPK_OK;
+}
+
+int cvm_compile(const cpk_contact_system *s, cpk_contact_model model, const cpk_compile_options *o,
+                cvm_setup_fn setup, cvm_rows_fn rows, cpk_problem **problem, cpk_varmap **map,
+                cpk_error *err)
+{
+  cpk_compile_options defaults;
+  *problem = NULL;
+  *map = NULL;
+  if (!o) {
+    cpk_compile_options_default(&defaults);
+    o = &defaults;
+  }
+  int rc = cpk_contact_system_validate(s, err);
+  if (rc) return rc;
+  cpk_varmap *C = calloc(1, sizeof *C);
+  if (!C) return cpk_error_set(err, CPK_ENOMEM, "out of memory");
+  C->model = model;
+  C->rows = rows;
+  C->affine = 1;
+  rc = compile_steps(C, s, o, setup, problem, err);
+  if (rc) {
+    cpk_problem_free(*problem);
+    *problem = NULL;
+    cpk_varmap_free(C);
+    return rc;
+  }
+  *map = C;
+  return CPK_OK;
+}
+
+void cpk_varmap_free(cpk_varmap *C)
+{
+  if (!C) return;
+  free(C->cc);
+  free(C->vars);
+  free(C->gidx);
+  free(C->info);
+  free(C->dirs);
+  cpk_csc_free(C->M);
+  free(C->wptr);
+  free(C->wrow);
+  free(C->wval);
+  free(C->rhs);
+  free(C->drift);
+  cvm_blockop_free(&C->B);
+  cpk_csc_free(C->pattern);
+  free(C->pos);
+  free(C->P);
+  free(C->U);
+  free(C->fwork);
+  free(C->floc);
+  free(C->dfdU);
+  free(C->umask);
+  free(C);
+}
+
+/* ---- by name ------------------------------------------------------------------ */
+
+static const char *const model_names[CPK_MODEL_COUNT] = {"point-coulomb", "elliptic-torsional",
+                                                         "polyhedral", "kelvin-voigt"};
+
+const char *cpk_contact_model_name(cpk_contact_model m)
+{
+  return (unsigned)m < CPK_MODEL_COUNT ? model_names[m] : NULL;
+}
+
+int cpk_contact_model_from_name(const char *name, cpk_contact_model *m)
+{
+  for (unsigned k = 0; name && k < CPK_MODEL_COUNT; k++)
+    if (strcmp(name, model_names[k]) == 0) {
+      *m = (cpk_contact_model)k;
+      return CPK_OK;
+    }
+  return CPK_ENOTFOUND;
+}
+
+void cpk_compile_options_default(cpk_compile_options *o)
+{
+  memset(o, 0, sizeof *o);
+  o->form = CPK_FORM_AUTO;
+  o->directions.kind = CPK_DIRECTIONS_PLANE;
+  o->directions.d = 8;
+  o->directions.equator = 8;
+  o->directions.circles = 1;
+  o->directions.per_circle = 5;
+  o->rolling_tol = 1e-9;
+}
+
+int cpk_compile(const cpk_contact_system *s, const char *model, const cpk_compile_options *options,
+                cpk_problem **problem, cpk_varmap **map, cpk_error *err)
+{
+  cpk_contact_model m;
+  *problem = NULL;
+  *map = NULL;
+  if (cpk_contact_model_from_name(model, &m))
+    return cpk_error_set(err, CPK_ENOTFOUND,
+                         "unknown model '%s' (valid: point-coulomb, elliptic-torsional, "
+                         "polyhedral, kelvin-voigt)",
+                         model ? model : "(null)");
+  switch (m) {
+  case CPK_MODEL_POINT_COULOMB: return cpk_compile_point_coulomb(s, options, problem, map, err);
+  case CPK_MODEL_ELLIPTIC_TORSIONAL:
+    return cpk_compile_elliptic_torsional(s, options, problem, map, err);
+  case CPK_MODEL_POLYHEDRAL: return cpk_compile_polyhedral(s, options, problem, map, err);
+  case CPK_MODEL_KELVIN_VOIGT: return cpk_compile_kelvin_voigt(s, options, problem, map, err);
+  }
+  return cpk_error_set(err, CPK_ENOTFOUND, "unknown model");
+}

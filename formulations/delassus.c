@@ -1,0 +1,308 @@
+/* delassus.c: the contact-space operator A = J^T M^-1 J by 4x4 contact blocks (sparse LU of M), the free contact velocity, and the public CSC form. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cpkit/linsys.h>
+#include <cpkit/util.h>
+#include "compiled.h"
+
+/* Growing list of blocks generated column by column. */
+typedef struct blist {
+  size_t n, cap;
+  size_t *bi, *bj;
+  double *val;
+} blist;
+
+static int blist_push(blist *L, size_t i, size_t j, double **val)
+{
+  if (L->n == L->cap) {
+    size_t c = L->cap ? 2 * L->cap : 64;
+    size_t *bi = cpk_alloc_array(c, sizeof *bi), *bj = cpk_alloc_array(c, sizeof *bj);
+    double *v = cpk_alloc_array(c, 16 * sizeof *v);
+    if (!bi || !bj || !v) {
+      free(bi);
+      free(bj);
+      free(v);
+      return CPK_ENOMEM;
+    }
+    if (L->n) {
+      memcpy(bi, L->bi, L->n * sizeof *bi);
+      memcpy(bj, L->bj, L->n * sizeof *bj);
+      memcpy(v, L->val, 16 * L->n * sizeof *v);
+    }
+    free(L->bi);
+    free(L->bj);
+    free(L->val);
+    L->bi = bi;
+    L->bj = bj;
+    L->val = v;
+    L->cap = c;
+  }
+  L->bi[L->n] = i;
+  L->bj[L->n] = j;
+  *val = L->val + 16 * L->n;
+  memset(*val, 0, 16 * sizeof **val);
+  L->n++;
+  return CPK_OK;
+}
+
+static void blist_free(blist *L)
+{
+  free(L->bi);
+  free(L->bj);
+  free(L->val);
+}
+
+/* Sort the blocks into block-row CSR (stable, so columns stay in generation order). */
+static int blist_to_op(blist *L, size_t nc, cvm_blockop *B)
+{
+  B->nc = nc;
+  B->ptr = cpk_calloc_array(nc + 1, sizeof *B->ptr);
+  B->col = cpk_alloc_array(L->n, sizeof *B->col);
+  B->val = cpk_alloc_array(L->n, 16 * sizeof *B->val);
+  size_t *next = cpk_alloc_array(nc + 1, sizeof *next);
+  if (!B->ptr || !B->col || !B->val || !next) {
+    free(next);
+    return CPK_ENOMEM;
+  }
+  for (size_t k = 0; k < L->n; k++) B->ptr[L->bi[k] + 1]++;
+  for (size_t c = 0; c < nc; c++) B->ptr[c + 1] += B->ptr[c];
+  memcpy(next, B->ptr, (nc + 1) * sizeof *next);
+  for (size_t k = 0; k < L->n; k++) {
+    size_t d = next[L->bi[k]]++;
+    B->col[d] = L->bj[k];
+    memcpy(B->val + 16 * d, L->val + 16 * k, 16 * sizeof *B->val);
+  }
+  free(next);
+  return CPK_OK;
+}
+
+int cvm_mass_solve(const cpk_csc *M, double *x, size_t nrhs, cpk_error *err)
+{
+  cpk_linsys *L = NULL;
+  size_t n = (size_t)M->n;
+  int rc = cpk_linsys_alloc(cpk_linsys_umfpack, n, &L);
+  if (!rc) rc = cpk_linsys_factor(L, M);
+  for (size_t r = 0; !rc && r < nrhs; r++) rc = cpk_linsys_solve(L, x + r * n, 0);
+  cpk_linsys_free(L);
+  if (rc == CPK_ESINGULAR) return cpk_error_set(err, rc, "the mass matrix M is singular");
+  if (rc) return cpk_error_set(err, rc, "factoring M: %s", cpk_strerror(rc));
+  return CPK_OK;
+}
+
+/* Body form, one column contact j: X = M^-1 J_j (4 dense columns), then A_ij = J_i^T X. */
+typedef struct body_work {
+  const cpk_contact_system *s;
+  cpk_linsys *L;
+  double *X;             /* 4 nv */
+  size_t *rows;          /* nonzero rows of X */
+  size_t *adj_ptr, *adj; /* contacts touching each coordinate */
+  size_t *mark, *list;
+  unsigned char *seen;
+} body_work;
+
+static int body_column(body_work *w, size_t j, blist *L)
+{
+  const cpk_contact_system *s = w->s;
+  size_t nv = s->nv, nrows = 0, nlist = 0;
+  memset(w->X, 0, 4 * nv * sizeof *w->X);
+  for (int a = 0; a < 4; a++) {
+    int any = 0;
+    for (size_t k = s->wptr[j]; k < s->wptr[j + 1]; k++) {
+      w->X[a * nv + (size_t)s->wrow[k]] = s->wval[4 * k + a];
+      any |= s->wval[4 * k + a] != 0.0;
+    }
+    if (any) {
+      int rc = cpk_linsys_solve(w->L, w->X + a * nv, 0);
+      if (rc) return rc;
+    }
+  }
+  for (size_t r = 0; r < nv; r++)
+    if (w->X[r] != 0 || w->X[nv + r] != 0 || w->X[2 * nv + r] != 0 || w->X[3 * nv + r] != 0)
+      w->rows[nrows++] = r;
+  for (size_t k = 0; k < nrows; k++)
+    for (size_t e = w->adj_ptr[w->rows[k]]; e < w->adj_ptr[w->rows[k] + 1]; e++)
+      if (w->mark[w->adj[e]] != j + 1) {
+        w->mark[w->adj[e]] = j + 1;
+        w->list[nlist++] = w->adj[e];
+      }
+  for (size_t l = 0; l < nlist; l++) {
+    size_t i = w->list[l];
+    double *blk;
+    if (blist_push(L, i, j, &blk)) return CPK_ENOMEM;
+    for (size_t k = s->wptr[i]; k < s->wptr[i + 1]; k++)
+      for (int a = 0; a < 4; a++)
+        for (int b = 0; b < 4; b++)
+          blk[4 * a + b] += s->wval[4 * k + a] * w->X[b * nv + (size_t)s->wrow[k]];
+  }
+  return CPK_OK;
+}
+
+/* Contacts touching each generalized coordinate (CSR of the transpose of the row lists). */
+static int body_adjacency(body_work *w)
+{
+  const cpk_contact_system *s = w->s;
+  size_t nnz = s->wptr[s->nc];
+  w->adj_ptr = cpk_calloc_array(s->nv + 1, sizeof *w->adj_ptr);
+  w->adj = cpk_alloc_array(nnz, sizeof *w->adj);
+  size_t *next = cpk_alloc_array(s->nv + 1, sizeof *next);
+  if (!w->adj_ptr || !w->adj || !next) {
+    free(next);
+    return CPK_ENOMEM;
+  }
+  for (size_t k = 0; k < nnz; k++) w->adj_ptr[s->wrow[k] + 1]++;
+  for (size_t r = 0; r < s->nv; r++) w->adj_ptr[r + 1] += w->adj_ptr[r];
+  memcpy(next, w->adj_ptr, (s->nv + 1) * sizeof *next);
+  for (size_t c = 0; c < s->nc; c++)
+    for (size_t k = s->wptr[c]; k < s->wptr[c + 1]; k++) w->adj[next[s->wrow[k]]++] = c;
+  free(next);
+  return CPK_OK;
+}
+
+static void body_work_free(body_work *w)
+{
+  cpk_linsys_free(w->L);
+  free(w->X);
+  free(w->rows);
+  free(w->adj_ptr);
+  free(w->adj);
+  free(w->mark);
+  free(w->list);
+}
+
+/* b = J^T vstar + drift with vstar = v + h M^-1 k (h > 0) or M^-1 k (h = 0). */
+static int body_free_velocity(body_work *w, cvm_blockop *B)
+{
+  const cpk_contact_system *s = w->s;
+  B->vstar = cpk_alloc_array(s->nv, sizeof *B->vstar);
+  if (!B->vstar) return CPK_ENOMEM;
+  memcpy(B->vstar, s->k, s->nv * sizeof *s->k);
+  int rc = cpk_linsys_solve(w->L, B->vstar, 0);
+  if (rc) return rc;
+  for (size_t r = 0; r < s->nv; r++)
+    B->vstar[r] = s->h > 0 ? s->v[r] + s->h * B->vstar[r] : B->vstar[r];
+  for (size_t c = 0; c < s->nc; c++)
+    for (int a = 0; a < 4; a++) {
+      double sum = s->contacts[c].drift[a];
+      for (size_t k = s->wptr[c]; k < s->wptr[c + 1]; k++)
+        sum += s->wval[4 * k + a] * B->vstar[s->wrow[k]];
+      B->b[4 * c + a] = sum;
+    }
+  return CPK_OK;
+}
+
+static int build_body(const cpk_contact_system *s, cvm_blockop *B, cpk_error *err)
+{
+  body_work w = {0};
+  blist L = {0};
+  w.s = s;
+  int rc = cpk_linsys_alloc(cpk_linsys_umfpack, s->nv, &w.L);
+  if (!rc) rc = body_adjacency(&w);
+  if (!rc) {
+    w.X = cpk_alloc_array(4 * s->nv, sizeof *w.X);
+    w.rows = cpk_alloc_array(s->nv, sizeof *w.rows);
+    w.mark = cpk_calloc_array(s->nc + 1, sizeof *w.mark);
+    w.list = cpk_alloc_array(s->nc + 1, sizeof *w.list);
+    if (!w.X || !w.rows || !w.mark || !w.list) rc = CPK_ENOMEM;
+  }
+  if (!rc) rc = cpk_linsys_factor(w.L, s->M);
+  if (!rc) rc = body_free_velocity(&w, B);
+  for (size_t j = 0; !rc && j < s->nc; j++) rc = body_column(&w, j, &L);
+  if (!rc) rc = blist_to_op(&L, s->nc, B);
+  body_work_free(&w);
+  blist_free(&L);
+  if (rc == CPK_ESINGULAR) return cpk_error_set(err, rc, "the mass matrix M is singular");
+  if (rc) return cpk_error_set(err, rc, "computing J^T M^-1 J: %s", cpk_strerror(rc));
+  return CPK_OK;
+}
+
+/* Local form: the blocks of W (dim per contact, padded to 4), b = q padded + drift. */
+static int build_local(const cpk_contact_system *s, cvm_blockop *B, cpk_error *err)
+{
+  blist L = {0};
+  size_t dim = s->dim, *slot = cpk_alloc_array(s->nc, sizeof *slot);
+  int rc = slot ? CPK_OK : CPK_ENOMEM;
+  for (size_t i = 0; slot && i < s->nc; i++) slot[i] = (size_t)-1;
+  for (size_t j = 0; !rc && j < s->nc; j++) {
+    size_t first = L.n;
+    for (size_t b = 0; !rc && b < dim; b++) {
+      cpk_int col = (cpk_int)(dim * j + b);
+      for (cpk_int k = s->W->p[col]; !rc && k < s->W->p[col + 1]; k++) {
+        size_t i = (size_t)s->W->i[k] / dim, a = (size_t)s->W->i[k] % dim;
+        double *blk;
+        if (slot[i] == (size_t)-1 || slot[i] < first) {
+          rc = blist_push(&L, i, j, &blk);
+          slot[i] = L.n - 1;
+        }
+        if (!rc) L.val[16 * slot[i] + 4 * a + b] += s->W->x[k];
+      }
+    }
+  }
+  for (size_t c = 0; !rc && c < s->nc; c++)
+    for (size_t a = 0; a < 4; a++)
+      B->b[4 * c + a] = (a < dim ? s->q[dim * c + a] : 0.0) + s->contacts[c].drift[a];
+  if (!rc) rc = blist_to_op(&L, s->nc, B);
+  free(slot);
+  blist_free(&L);
+  if (rc) return cpk_error_set(err, rc, "building the contact operator: %s", cpk_strerror(rc));
+  return CPK_OK;
+}
+
+int cvm_blockop_build(const cpk_contact_system *s, cvm_blockop *B, cpk_error *err)
+{
+  memset(B, 0, sizeof *B);
+  B->b = cpk_calloc_array(4 * s->nc, sizeof *B->b);
+  if (!B->b) return cpk_error_set(err, CPK_ENOMEM, "out of memory");
+  int rc = s->form == CPK_SYSTEM_LOCAL ? build_local(s, B, err) : build_body(s, B, err);
+  if (rc) cvm_blockop_free(B);
+  return rc;
+}
+
+void cvm_blockop_free(cvm_blockop *B)
+{
+  free(B->ptr);
+  free(B->col);
+  free(B->val);
+  free(B->b);
+  free(B->vstar);
+  memset(B, 0, sizeof *B);
+}
+
+static int blocks_to_csc(const cvm_blockop *B, cpk_csc **A)
+{
+  size_t nb = B->ptr[B->nc], nnz = 0;
+  cpk_int *ti = cpk_alloc_array(16 * nb, sizeof *ti), *tj = cpk_alloc_array(16 * nb, sizeof *tj);
+  double *tx = cpk_alloc_array(16 * nb, sizeof *tx);
+  int rc = ti && tj && tx ? CPK_OK : CPK_ENOMEM;
+  for (size_t c = 0; !rc && c < B->nc; c++)
+    for (size_t k = B->ptr[c]; k < B->ptr[c + 1]; k++)
+      for (size_t e = 0; e < 16; e++)
+        if (B->val[16 * k + e] != 0.0) {
+          ti[nnz] = (cpk_int)(4 * c + e / 4);
+          tj[nnz] = (cpk_int)(4 * B->col[k] + e % 4);
+          tx[nnz++] = B->val[16 * k + e];
+        }
+  if (!rc)
+    rc = cpk_csc_from_triplets((cpk_int)(4 * B->nc), (cpk_int)(4 * B->nc), (cpk_int)nnz, ti, tj, tx,
+                               A);
+  free(ti);
+  free(tj);
+  free(tx);
+  return rc;
+}
+
+int cpk_contact_system_delassus(const cpk_contact_system *s, cpk_csc **A, double *b, cpk_error *err)
+{
+  cvm_blockop B;
+  *A = NULL;
+  int rc = cpk_contact_system_validate(s, err);
+  if (rc) return rc;
+  if (s->nc == 0) return cpk_error_set(err, CPK_EINVAL, "the system has no contacts");
+  rc = cvm_blockop_build(s, &B, err);
+  if (rc) return rc;
+  rc = blocks_to_csc(&B, A);
+  if (!rc && b) memcpy(b, B.b, 4 * s->nc * sizeof *b);
+  cvm_blockop_free(&B);
+  if (rc) return cpk_error_set(err, rc, "building A: %s", cpk_strerror(rc));
+  return CPK_OK;
+}
