@@ -11,6 +11,7 @@ void cpk_settings_default(cpk_settings *s)
   s->lemke.refactor_interval = CPK_DEFAULT_LEMKE_REFACTOR;
   s->enumeration.max_n = CPK_DEFAULT_ENUM_MAX_N;
   s->pgs.omega = 1.0;
+  s->newton.fb_lambda = CPK_DEFAULT_NEWTON_FB_LAMBDA;
 }
 
 int cpk_settings_validate(const cpk_settings *s, cpk_error *err)
@@ -27,6 +28,13 @@ int cpk_settings_validate(const cpk_settings *s, cpk_error *err)
   if (s->lemke.refactor_interval < 1)
     return cpk_error_set(err, CPK_EINVAL, "lemke refactorization interval must be >= 1 (got %ld)",
                          s->lemke.refactor_interval);
+  if (s->newton.nonmonotone < 0 || s->newton.nonmonotone > CPK_MAX_NEWTON_NONMONOTONE)
+    return cpk_error_set(err, CPK_EINVAL, "newton non-monotone memory must be in 0..%d (got %d)",
+                         CPK_MAX_NEWTON_NONMONOTONE, s->newton.nonmonotone);
+  if (!(s->newton.fb_lambda >= 0.0 && s->newton.fb_lambda <= 1.0))
+    return cpk_error_set(err, CPK_EINVAL,
+                         "fbnewton lambda must be in (0, 1], or 0 for the default (got %g)",
+                         s->newton.fb_lambda);
   if (!(s->pgs.omega > 0.0 && s->pgs.omega < 2.0))
     return cpk_error_set(err, CPK_EINVAL, "pgs relaxation factor must be in (0, 2) (got %g)",
                          s->pgs.omega);

@@ -5,6 +5,8 @@
 static const cpk_solver_type *const *const registry[] = {
     &cpk_solver_lemke,
     &cpk_solver_enum,
+    &cpk_solver_bdnewton,
+    &cpk_solver_fbnewton,
     &cpk_solver_pgs,
 };
 

@@ -25,6 +25,8 @@ typedef int (*cpk_iteration_callback)(const cpk_iteration_info *info, void *data
 #define CPK_DEFAULT_LEMKE_PIVOT_TOL 1e-9
 #define CPK_DEFAULT_LEMKE_REFACTOR 100
 #define CPK_DEFAULT_ENUM_MAX_N 20
+#define CPK_DEFAULT_NEWTON_FB_LAMBDA 0.95
+#define CPK_MAX_NEWTON_NONMONOTONE 64
 
 /**
  * Solver settings. Fill with cpk_settings_default(), then change fields.
@@ -53,6 +55,10 @@ typedef struct cpk_settings {
   struct {
     double omega;            /**< relaxation factor in (0, 2): 1 = Gauss-Seidel (default), > 1 SOR */
   } pgs;
+  struct {
+    int nonmonotone;         /**< bdnewton/fbnewton: merit values the Armijo test compares with (max of the last m, Grippo-Lampariello-Lucidi); 0 or 1 = monotone (default), at most CPK_MAX_NEWTON_NONMONOTONE */
+    double fb_lambda;        /**< fbnewton: weight lambda in (0, 1] of the penalised Fischer-Burmeister function (1 = plain FB); 0 = default 0.95 */
+  } newton;
 } cpk_settings;
 
 /** Defaults: tol 1e-8, no time limit, silent, automatic linear solver. */

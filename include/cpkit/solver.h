@@ -82,6 +82,8 @@ CPK_API int cpk_solve(const cpk_problem *p, const char *solver_name, const cpk_s
 /* The built-in methods. */
 CPK_API extern const cpk_solver_type *cpk_solver_lemke;
 CPK_API extern const cpk_solver_type *cpk_solver_enum;
+CPK_API extern const cpk_solver_type *cpk_solver_bdnewton;
+CPK_API extern const cpk_solver_type *cpk_solver_fbnewton;
 CPK_API extern const cpk_solver_type *cpk_solver_pgs;
 
 CPK_END_DECLS

@@ -1,0 +1,76 @@
+/* newton.h: private core shared by bdnewton and fbnewton: workspace, Newton system on a fixed pattern, line search, the iteration loop. */
+#ifndef CPK_SOLVERS_NEWTON_H
+#define CPK_SOLVERS_NEWTON_H
+#include <cpkit/linsys.h>
+#include <cpkit/solver.h>
+
+/* A method's fallback has no (further) direction to offer. */
+#define NEWTON_NO_FALLBACK (-1)
+
+typedef struct newton_ws newton_ws;
+
+/*
+ * What a method (bdnewton, fbnewton) supplies to the common loop. Both
+ * reformulate the MCP as a nonsmooth equation Phi(z) = 0 whose generalized
+ * Jacobian has the row-scaled form V = diag(alpha) + diag(beta) J, J = F'(z),
+ * so one sparsity pattern (J's plus the diagonal) serves every iteration.
+ */
+typedef struct newton_method {
+  const char *name;
+  /* phi <- Phi(z) given w = F(z); returns the merit 0.5 ||phi||^2 (INFINITY if not finite). */
+  double (*residual)(newton_ws *ws, const cpk_problem *p, const double *z, const double *w,
+                     double *phi);
+  /* alpha, beta <- the row scalings of V at the current point (ws->z, ws->w, ws->phi, ws->J). */
+  void (*linearize)(newton_ws *ws, const cpk_problem *p);
+  /*
+   * Optional (NULL): given the Newton direction d for the current V, change
+   * the choice of V (alpha, beta) and return 1 to have the system solved
+   * again, or return 0 to keep d.
+   */
+  int (*adjust)(newton_ws *ws, const cpk_problem *p, const double *d);
+  /* Directional derivative of the merit at the current point along d (ws->A holds V). */
+  double (*slope)(newton_ws *ws, const cpk_problem *p, const double *d);
+  /* Fallback direction number `attempt` into d: CPK_OK, NEWTON_NO_FALLBACK, or an error code. */
+  int (*fallback)(newton_ws *ws, const cpk_problem *p, int attempt, double *d);
+} newton_method;
+
+struct newton_ws {
+  size_t n;
+  const newton_method *method;
+  cpk_csc *J;          /* F'(z) on the problem's pattern (for affine problems: M, constant) */
+  cpk_csc *A;          /* V on pattern(J) + diagonal, explicit zeros kept: one symbolic analysis */
+  cpk_int *jmap;       /* entry k of J lives at A->x[jmap[k]] */
+  cpk_int *dpos;       /* A->x[dpos[j]] is the diagonal entry of column j */
+  cpk_linsys *ls;
+  double *z, *w, *phi;    /* current point, F(z), Phi(z) */
+  double *zt, *wt, *phit; /* trial point of the line search */
+  double *d, *alpha, *beta, *g, *tmp;
+  double hist[CPK_MAX_NEWTON_NONMONOTONE]; /* last merits (non-monotone reference) */
+  int nhist, hist_cap;
+  double merit, fb_lambda;
+  int g_valid;         /* methods may cache the merit gradient in g for one iteration */
+  long iter, nf, nj, backtracks, fallbacks, extra_factorizations;
+  double extra_factor_time;
+};
+
+/* Set up ws for problem p (all allocation happens here). ws must be zeroed. */
+int newton_ws_init(newton_ws *ws, const newton_method *m, const cpk_problem *p,
+                   const cpk_settings *s, cpk_error *err);
+/* Free what newton_ws_init allocated (not ws itself). */
+void newton_ws_release(newton_ws *ws);
+/* The iteration loop: fills r (z, status, iterations, message, statistics). */
+int newton_run(newton_ws *ws, const cpk_problem *p, const cpk_settings *s, cpk_monitor *mon,
+               cpk_result *r);
+/* Default iteration limit of both methods. */
+long newton_default_max_iter(const cpk_problem *p);
+/* The linear solver to use: settings.linsys, else dense for small or dense problems, else UMFPACK. */
+const cpk_linsys_type *newton_choose_linsys(const cpk_problem *p, const cpk_settings *s);
+
+/* y = J x */
+void newton_jmul(const newton_ws *ws, const double *x, double *y);
+/* y = A^T x (A = V as last assembled) */
+void newton_atmul(const newton_ws *ws, const double *x, double *y);
+/* Dot product and infinity norm of length-n vectors. */
+double newton_dot(const double *a, const double *b, size_t n);
+double newton_norm_inf(const double *a, size_t n);
+#endif
