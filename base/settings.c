@@ -11,6 +11,7 @@ void cpk_settings_default(cpk_settings *s)
   s->lemke.refactor_interval = CPK_DEFAULT_LEMKE_REFACTOR;
   s->enumeration.max_n = CPK_DEFAULT_ENUM_MAX_N;
   s->pgs.omega = 1.0;
+  s->ipm.crossover = 1;
   s->newton.fb_lambda = CPK_DEFAULT_NEWTON_FB_LAMBDA;
 }
 
@@ -35,6 +36,13 @@ int cpk_settings_validate(const cpk_settings *s, cpk_error *err)
     return cpk_error_set(err, CPK_EINVAL,
                          "fbnewton lambda must be in (0, 1], or 0 for the default (got %g)",
                          s->newton.fb_lambda);
+  if (s->ipm.method < CPK_IPM_AUTO || s->ipm.method > CPK_IPM_POTENTIAL)
+    return cpk_error_set(err, CPK_EINVAL,
+                         "ipm method must be 0 (auto), 1 (path following) or 2 (potential "
+                         "reduction) (got %d)",
+                         s->ipm.method);
+  if (s->ipm.crossover != 0 && s->ipm.crossover != 1)
+    return cpk_error_set(err, CPK_EINVAL, "ipm crossover must be 0 or 1 (got %d)", s->ipm.crossover);
   if (!(s->pgs.omega > 0.0 && s->pgs.omega < 2.0))
     return cpk_error_set(err, CPK_EINVAL, "pgs relaxation factor must be in (0, 2) (got %g)",
                          s->pgs.omega);

@@ -27,6 +27,9 @@ typedef int (*cpk_iteration_callback)(const cpk_iteration_info *info, void *data
 #define CPK_DEFAULT_ENUM_MAX_N 20
 #define CPK_DEFAULT_NEWTON_FB_LAMBDA 0.95
 #define CPK_MAX_NEWTON_NONMONOTONE 64
+#define CPK_IPM_AUTO 0
+#define CPK_IPM_PATH_FOLLOWING 1
+#define CPK_IPM_POTENTIAL 2
 
 /**
  * Solver settings. Fill with cpk_settings_default(), then change fields.
@@ -59,6 +62,10 @@ typedef struct cpk_settings {
     int nonmonotone;         /**< bdnewton/fbnewton: merit values the Armijo test compares with (max of the last m, Grippo-Lampariello-Lucidi); 0 or 1 = monotone (default), at most CPK_MAX_NEWTON_NONMONOTONE */
     double fb_lambda;        /**< fbnewton: weight lambda in (0, 1] of the penalised Fischer-Burmeister function (1 = plain FB); 0 = default 0.95 */
   } newton;
+  struct {
+    int method;              /**< ipm: CPK_IPM_AUTO (default: path following for affine problems, potential reduction for nonlinear), CPK_IPM_PATH_FOLLOWING (affine only), CPK_IPM_POTENTIAL */
+    int crossover;           /**< ipm: 1 (default) = when close, finish with a Newton step on the identified active set, kept only if the residual improves; 0 = pure interior iterates */
+  } ipm;
 } cpk_settings;
 
 /** Defaults: tol 1e-8, no time limit, silent, automatic linear solver. */

@@ -85,6 +85,7 @@ CPK_API extern const cpk_solver_type *cpk_solver_enum;
 CPK_API extern const cpk_solver_type *cpk_solver_bdnewton;
 CPK_API extern const cpk_solver_type *cpk_solver_fbnewton;
 CPK_API extern const cpk_solver_type *cpk_solver_pgs;
+CPK_API extern const cpk_solver_type *cpk_solver_ipm;
 
 CPK_END_DECLS
 #endif
