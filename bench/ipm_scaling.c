@@ -4,13 +4,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
-#include <unistd.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <cpkit/cpkit.h>
 #include "families.h"
+#include "isolate.h"
 #include "mcp_problems.h"
 
 /*
@@ -307,57 +305,43 @@ static double stat(const cpk_result *r, const char *name)
   return v;
 }
 
-/* Child process: build, solve, measure; the row goes back through a pipe. */
-static void run_child(int fd, int family, size_t n, const char *solver, double limit, unsigned long seed)
+typedef struct job_args {
+  int family;
+  size_t n;
+  const char *solver;
+  double limit;
+  unsigned long seed;
+} job_args;
+
+/* Runs in a child process (bench/isolate.c): build, solve, measure. */
+static void solve_job(const void *vargs, void *vrow)
 {
-  row out = {n, 0, 0, 0, 0, 0, 0, 0, INFINITY, 0, -1};
+  const job_args *args = vargs;
+  row *out = vrow;
+  *out = (row){args->n, 0, 0, 0, 0, 0, 0, 0, INFINITY, 0, -1};
   cpk_mcp_data *data = NULL;
   cpk_problem *p = NULL;
   cpk_result *r = NULL;
   double *z0 = NULL, t0 = cpk_wtime();
   cpk_settings s;
   cpk_settings_default(&s);
-  s.time_limit = limit;
-  if (strcmp(solver, "lemke") == 0) s.max_iter = 1L << 26;
-  if (!make_problem(family, n, seed, &data, &p, &z0) && !cpk_result_alloc(p->n, &r)) {
-    out.build_s = cpk_wtime() - t0;
-    out.n = p->n;
-    out.nnz = p->kind == CPK_KIND_NONLINEAR_MCP ? (size_t)p->jac_pattern->p[p->n] : cpk_matrix_nnz(p->M);
-    s.z0 = strcmp(solver, "ipm") == 0 ? NULL : z0; /* ipm starts cold: see doc/solvers.md */
-    if (!cpk_solve(p, solver, &s, r, NULL)) {
-      out.iterations = r->iterations;
-      out.factorizations = (long)stat(r, "factorizations");
-      out.symbolic = (long)stat(r, "symbolic_analyses");
-      out.factor_s = stat(r, "factor_time_s");
-      out.time_s = r->time_s;
-      out.residual = r->residual;
-      out.status = (int)r->status;
+  s.time_limit = args->limit;
+  if (strcmp(args->solver, "lemke") == 0) s.max_iter = 1L << 26;
+  if (!make_problem(args->family, args->n, args->seed, &data, &p, &z0) && !cpk_result_alloc(p->n, &r)) {
+    out->build_s = cpk_wtime() - t0;
+    out->n = p->n;
+    out->nnz = p->kind == CPK_KIND_NONLINEAR_MCP ? (size_t)p->jac_pattern->p[p->n] : cpk_matrix_nnz(p->M);
+    s.z0 = strcmp(args->solver, "ipm") == 0 ? NULL : z0; /* ipm starts cold: see doc/solvers.md */
+    if (!cpk_solve(p, args->solver, &s, r, NULL)) {
+      out->iterations = r->iterations;
+      out->factorizations = (long)stat(r, "factorizations");
+      out->symbolic = (long)stat(r, "symbolic_analyses");
+      out->factor_s = stat(r, "factor_time_s");
+      out->time_s = r->time_s;
+      out->residual = r->residual;
+      out->status = (int)r->status;
     }
   }
-  struct rusage ru;
-  getrusage(RUSAGE_SELF, &ru);
-  out.peak_mb = (double)ru.ru_maxrss / 1024.0;
-  if (write(fd, &out, sizeof out) != (ssize_t)sizeof out) _exit(1);
-  _exit(0); /* the process ends here: nothing to free */
-}
-
-static int run_instance(int family, size_t n, const char *solver, double limit, unsigned long seed,
-                        row *out)
-{
-  int fds[2];
-  if (pipe(fds)) return -1;
-  fflush(stdout);
-  pid_t pid = fork();
-  if (pid == 0) {
-    close(fds[0]);
-    run_child(fds[1], family, n, solver, limit, seed);
-  }
-  close(fds[1]);
-  ssize_t got = pid > 0 ? read(fds[0], out, sizeof *out) : -1;
-  close(fds[0]);
-  int st = 0;
-  if (pid > 0) waitpid(pid, &st, 0);
-  return got == (ssize_t)sizeof *out && WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
 }
 
 /* ---- reporting -------------------------------------------------------------- */
@@ -393,7 +377,8 @@ static void run_solver(const char *solver, int family, const char *list, const o
     row r;
     size_t n = strtoul(tok, NULL, 10);
     if (n == 0 || !solver_takes(solver, family, n, o)) continue;
-    if (run_instance(family, n, solver, o->time_limit, o->seed, &r)) {
+    job_args args = {family, n, solver, o->time_limit, o->seed};
+    if (cpk_bench_isolated(solve_job, &args, &r, sizeof r, &r.peak_mb)) {
       printf("%-9s %8zu  failed to run (out of memory?)\n", solver, n);
       continue;
     }

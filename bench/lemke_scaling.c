@@ -3,11 +3,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
-#include <unistd.h>
 #include <cpkit/cpkit.h>
 #include "families.h"
+#include "isolate.h"
 
 typedef struct row {
   size_t n, nnz;
@@ -31,62 +29,35 @@ static int make_problem(int family, size_t n, unsigned long seed, cpk_problem **
   return cpk_family_random_pd(n, seed, CPK_FAMILY_DENSE, p, NULL);
 }
 
-/* Child process: build, solve, measure; the row travels back through a pipe. */
-static void run_child(int fd, int family, size_t n, unsigned long seed)
+typedef struct job_args {
+  int family;
+  size_t n;
+  unsigned long seed;
+} job_args;
+
+/* Runs in a child process (bench/isolate.c): build, solve, measure. */
+static void lemke_job(const void *vargs, void *vrow)
 {
-  row out = {n, 0, 0, 0, 0, INFINITY, 0, -1};
+  const job_args *args = vargs;
+  row *out = vrow;
   cpk_problem *p = NULL;
   cpk_result *r = NULL;
   cpk_settings s;
+  *out = (row){args->n, 0, 0, 0, 0, INFINITY, 0, -1};
   cpk_settings_default(&s);
-  s.max_iter = 100 * (long)n + 1000;
-  if (!make_problem(family, n, seed, &p) && !cpk_result_alloc(p->n, &r) &&
+  s.max_iter = 100 * (long)args->n + 1000;
+  if (!make_problem(args->family, args->n, args->seed, &p) && !cpk_result_alloc(p->n, &r) &&
       !cpk_solve(p, "lemke", &s, r, NULL)) {
     double v = 0;
-    out.nnz = cpk_matrix_nnz(p->M);
+    out->nnz = cpk_matrix_nnz(p->M);
     cpk_result_get_stat(r, "pivots", &v);
-    out.pivots = (long)v;
+    out->pivots = (long)v;
     cpk_result_get_stat(r, "factorizations", &v);
-    out.factorizations = (long)v;
-    out.time_s = r->time_s;
-    out.residual = r->residual;
-    out.status = (int)r->status;
+    out->factorizations = (long)v;
+    out->time_s = r->time_s;
+    out->residual = r->residual;
+    out->status = (int)r->status;
   }
-  struct rusage ru;
-  getrusage(RUSAGE_SELF, &ru);
-  out.peak_mb = (double)ru.ru_maxrss / 1024.0;
-  if (write(fd, &out, sizeof out) != (ssize_t)sizeof out) _exit(1);
-  cpk_result_free(r);
-  cpk_problem_free(p);
-  _exit(0);
-}
-
-static int run_instance(int family, size_t n, unsigned long seed, row *out)
-{
-  int fds[2];
-  if (pipe(fds)) return -1;
-  pid_t pid = fork();
-  if (pid == 0) {
-    close(fds[0]);
-    run_child(fds[1], family, n, seed);
-  }
-  close(fds[1]);
-  ssize_t got = pid > 0 ? read(fds[0], out, sizeof *out) : -1;
-  close(fds[0]);
-  int st = 0;
-  if (pid > 0) waitpid(pid, &st, 0);
-  return got == (ssize_t)sizeof *out && WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
-}
-
-/* Least-squares slope of log(y) against log(x). */
-static double loglog_slope(const double *x, const double *y, size_t m)
-{
-  double sx = 0, sy = 0, sxx = 0, sxy = 0;
-  for (size_t k = 0; k < m; k++) {
-    double a = log(x[k]), b = log(y[k]);
-    sx += a, sy += b, sxx += a * a, sxy += a * b;
-  }
-  return m < 2 ? NAN : (m * sxy - sx * sy) / (m * sxx - sx * sx);
 }
 
 static void run_family(const char *name, int family, const char *list, unsigned long seed)
@@ -99,7 +70,8 @@ static void run_family(const char *name, int family, const char *list, unsigned 
   for (char *tok = strtok_r(copy, ",", &save); tok && m < 64; tok = strtok_r(NULL, ",", &save)) {
     row r;
     size_t n = strtoul(tok, NULL, 10);
-    if (n == 0 || run_instance(family, n, seed, &r)) {
+    job_args args = {family, n, seed};
+    if (n == 0 || cpk_bench_isolated(lemke_job, &args, &r, sizeof r, &r.peak_mb)) {
       printf("%8s  failed to run\n", tok);
       continue;
     }
@@ -112,7 +84,7 @@ static void run_family(const char *name, int family, const char *list, unsigned 
     }
   }
   printf("fitted slopes (log-log vs n): time per pivot %.2f, peak memory %.2f, nnz %.2f\n",
-         loglog_slope(xs, per_pivot, m), loglog_slope(xs, mem, m), loglog_slope(xs, nnzs, m));
+         cpk_bench_loglog_slope(xs, per_pivot, m), cpk_bench_loglog_slope(xs, mem, m), cpk_bench_loglog_slope(xs, nnzs, m));
   free(copy);
 }
 
