@@ -31,6 +31,7 @@ extern const cli_command cli_cmd_info;
 extern const cli_command cli_cmd_solvers;
 extern const cli_command cli_cmd_compile;
 extern const cli_command cli_cmd_solve_system;
+extern const cli_command cli_cmd_check;
 extern const cli_command cli_cmd_bench;
 
 /* Options shared by `compile` and `solve-system` (defined in cmd_compile.c). */

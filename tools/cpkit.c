@@ -22,6 +22,7 @@ static const cli_command *const commands[] = {
     &cli_cmd_compile,
     &cli_cmd_solve_system,
     &cli_cmd_bench,
+    &cli_cmd_check,
     &cli_cmd_help,
 };
 

@@ -12,4 +12,5 @@
 #include <cpkit/linsys.h>
 #include <cpkit/io.h>
 #include <cpkit/contact.h>
+#include <cpkit/check.h>
 #endif
