@@ -5,35 +5,10 @@
 # Counts are recomputed here from the records with awk, never copied from
 # the program's own output.
 
-: "${CPKIT:?CPKIT must name the cpkit binary}"
 srcdir=${CPK_TEST_SRCDIR:-.}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/t_bench_cli.XXXXXX") || { echo "Bail out! mktemp failed"; exit 1; }
-trap 'rm -rf "$tmp"' 0
-trap 'exit 1' HUP INT TERM
-
-ntest=0
-nfail=0
-pass() { ntest=$((ntest + 1)); echo "ok $ntest - $1"; }
-fail() { ntest=$((ntest + 1)); nfail=$((nfail + 1)); echo "not ok $ntest - $1"; }
-skip() { ntest=$((ntest + 1)); echo "ok $ntest # SKIP $1"; }
-diag() { sed 's/^/# /'; }
-check() {
-  desc=$1
-  shift
-  if "$@"; then pass "$desc"; else fail "$desc"; show_last; fi
-}
-run() {
-  "$CPKIT" "$@" >"$tmp/out" 2>"$tmp/err"
-  st=$?
-}
-show_last() {
-  echo "exit status $st; stderr:" | diag
-  head -n 5 "$tmp/err" | diag
-}
-lines() { wc -l <"$1" | tr -d ' '; }
-has() { grep -E -q -- "$1" "$2"; }
-status_is() { test "$st" -eq "$1"; }
-one_error_line() { test ! -s "$tmp/out" && test "$(lines "$tmp/err")" -eq 1 && has '^cpkit bench' "$tmp/err"; }
+. "$srcdir/tap.sh"
+tap_init t_bench_cli
+error_prefix="cpkit bench"
 
 # The documented schema (doc/bench.md), written out here.
 header='problem,suite,family,kind,n,size,nnz,seed,solver,expect,status,claimed,iterations,residual,tolerance,time_s,repeats,peak_mb,mem_mb,merit,message'
@@ -158,5 +133,4 @@ else
   skip "gnuplot not installed"
 fi
 
-echo "1..$ntest"
-test "$nfail" -eq 0
+tap_done

@@ -5,53 +5,10 @@
 # Answers are checked against hand-solved problems in data/cli/, never
 # against text copied from the program's own output.
 
-: "${CPKIT:?CPKIT must name the cpkit binary}"
 srcdir=${CPK_TEST_SRCDIR:-.}
 data=$srcdir/data/cli
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/t_cli.XXXXXX") || { echo "Bail out! mktemp failed"; exit 1; }
-trap 'rm -rf "$tmp"' 0
-trap 'exit 1' HUP INT TERM
-
-ntest=0
-nfail=0
-pass() { ntest=$((ntest + 1)); echo "ok $ntest - $1"; }
-fail() { ntest=$((ntest + 1)); nfail=$((nfail + 1)); echo "not ok $ntest - $1"; }
-skip() { ntest=$((ntest + 1)); echo "ok $ntest # SKIP $1"; }
-diag() { sed 's/^/# /'; }
-
-# check DESC COMMAND...: one test, passing when COMMAND succeeds.
-check() {
-  desc=$1
-  shift
-  if "$@"; then pass "$desc"; else fail "$desc"; show_last; fi
-}
-
-# run ARGS...: run cpkit, keep stdout/stderr in $tmp/out, $tmp/err and the exit status in $st.
-run() {
-  "$CPKIT" "$@" >"$tmp/out" 2>"$tmp/err"
-  st=$?
-}
-run_stdin() {
-  input=$1
-  shift
-  "$CPKIT" "$@" <"$input" >"$tmp/out" 2>"$tmp/err"
-  st=$?
-}
-show_last() {
-  echo "exit status $st; stderr:" | diag
-  head -n 5 "$tmp/err" | diag
-}
-
-lines() { wc -l <"$1" | tr -d ' '; }
-is_empty() { test ! -s "$1"; }
-status_is() { test "$st" -eq "$1"; }
-has() { grep -E -q -- "$1" "$2"; }
-
-# One error message: exactly one line on stderr, starting with "cpkit", nothing on stdout.
-one_error_line() {
-  is_empty "$tmp/out" && test "$(lines "$tmp/err")" -eq 1 && has '^cpkit' "$tmp/err"
-}
-
+. "$srcdir/tap.sh"
+tap_init t_cli
 # json_numbers KEY FILE: the numbers of the array "KEY": [...], one per line.
 json_numbers() {
   awk -v key="\"$1\":[" '
@@ -376,5 +333,4 @@ else
   skip "tests/data/bad/ does not exist yet"
 fi
 
-echo "1..$ntest"
-test "$nfail" -eq 0
+tap_done

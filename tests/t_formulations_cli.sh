@@ -3,38 +3,10 @@
 #
 # The harness exports CPKIT (the built binary) and CPK_TEST_SRCDIR (tests/).
 
-: "${CPKIT:?CPKIT must name the cpkit binary}"
 srcdir=${CPK_TEST_SRCDIR:-.}
 ex=$srcdir/../examples
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/t_formcli.XXXXXX") || { echo "Bail out! mktemp failed"; exit 1; }
-trap 'rm -rf "$tmp"' 0
-trap 'exit 1' HUP INT TERM
-
-ntest=0
-nfail=0
-pass() { ntest=$((ntest + 1)); echo "ok $ntest - $1"; }
-fail() { ntest=$((ntest + 1)); nfail=$((nfail + 1)); echo "not ok $ntest - $1"; }
-skip() { ntest=$((ntest + 1)); echo "ok $ntest # SKIP $1"; }
-diag() { sed 's/^/# /'; }
-
-run() {
-  "$CPKIT" "$@" >"$tmp/out" 2>"$tmp/err"
-  st=$?
-}
-show_last() {
-  echo "exit status $st; stderr:" | diag
-  head -n 5 "$tmp/err" | diag
-}
-check() {
-  desc=$1
-  shift
-  if "$@"; then pass "$desc"; else fail "$desc"; show_last; fi
-}
-status_is() { test "$st" -eq "$1"; }
-has() { grep -E -q -- "$1" "$2"; }
-lines() { wc -l <"$1" | tr -d ' '; }
-one_error_line() { test ! -s "$tmp/out" && test "$(lines "$tmp/err")" -eq 1 && has '^cpkit' "$tmp/err"; }
-
+. "$srcdir/tap.sh"
+tap_init t_formcli
 # json_array KEY FILE: the numbers of the first array "KEY": [...], one per line.
 json_array() {
   tr -d ' \n\t\r' <"$2" | awk -v key="\"$1\":[" '
@@ -150,5 +122,4 @@ check "truncated JSON: exit 1 with jansson's line" eval 'status_is 1 && one_erro
 run compile "$ex/sphere-translating-h0.json" --model kelvin-voigt
 check "kelvin-voigt at h = 0: exit 1 with the reason" eval 'status_is 1 && one_error_line && has "h > 0" "$tmp/err"'
 
-echo "1..$ntest"
-test "$nfail" -eq 0
+tap_done

@@ -1,0 +1,57 @@
+# tap.sh: TAP helpers shared by the shell tests (sourced): scratch directory, test records, running cpkit.
+# Use: srcdir=${CPK_TEST_SRCDIR:-.}; . "$srcdir/tap.sh"; tap_init NAME; ...; tap_done
+: "${CPKIT:?CPKIT must name the cpkit binary}"
+
+ntest=0
+nfail=0
+
+# tap_init NAME: a scratch directory $tmp, removed on exit.
+tap_init() {
+  tmp=$(mktemp -d "${TMPDIR:-/tmp}/$1.XXXXXX") || { echo "Bail out! mktemp failed"; exit 1; }
+  trap 'rm -rf "$tmp"' 0
+  trap 'exit 1' HUP INT TERM
+}
+
+pass() { ntest=$((ntest + 1)); echo "ok $ntest - $1"; }
+fail() { ntest=$((ntest + 1)); nfail=$((nfail + 1)); echo "not ok $ntest - $1"; }
+skip() { ntest=$((ntest + 1)); echo "ok $ntest # SKIP $1"; }
+diag() { sed 's/^/# /'; }
+
+# run ARGS...: run cpkit, keep stdout/stderr in $tmp/out, $tmp/err and the exit status in $st.
+run() {
+  "$CPKIT" "$@" >"$tmp/out" 2>"$tmp/err"
+  st=$?
+}
+run_stdin() {
+  input=$1
+  shift
+  "$CPKIT" "$@" <"$input" >"$tmp/out" 2>"$tmp/err"
+  st=$?
+}
+show_last() {
+  echo "exit status $st; stderr:" | diag
+  head -n 5 "$tmp/err" | diag
+}
+
+# check DESC COMMAND...: one test, passing when COMMAND succeeds.
+check() {
+  desc=$1
+  shift
+  if "$@"; then pass "$desc"; else fail "$desc"; show_last; fi
+}
+
+lines() { wc -l <"$1" | tr -d ' '; }
+is_empty() { test ! -s "$1"; }
+status_is() { test "$st" -eq "$1"; }
+has() { grep -E -q -- "$1" "$2"; }
+
+# One error message: exactly one line on stderr starting with $error_prefix (default "cpkit"),
+# nothing on stdout.
+one_error_line() {
+  is_empty "$tmp/out" && test "$(lines "$tmp/err")" -eq 1 && has "^${error_prefix:-cpkit}" "$tmp/err"
+}
+
+tap_done() {
+  echo "1..$ntest"
+  test "$nfail" -eq 0
+}
