@@ -546,16 +546,25 @@ static int refine(lemke_state *S, const cpk_problem *p)
 static int finish_solution(lemke_state *S, const cpk_problem *p, const cpk_settings *s,
                            cpk_result *r)
 {
-  double res;
+  double res, tol = cpk_problem_tolerance(p, s->tol);
   extract_z(S, p, r->z);
   cpk_problem_residual(p, r->z, S->work, &res);
-  if (res > cpk_problem_tolerance(p, s->tol)) {
+  if (res > tol) {
     int rc = refine(S, p);
     if (rc && rc != CPK_ESINGULAR) return rc;
     extract_z(S, p, r->z);
     cpk_result_set_stat(r, "refined", 1.0);
+    cpk_problem_residual(p, r->z, S->work, &res);
   }
-  r->status = CPK_STATUS_SOLVED; /* the driver checks the residual and downgrades if it fails */
+  if (!(res <= tol)) { /* t left, but the basic solution is not accurate enough to call solved */
+    r->status = CPK_STATUS_STALLED;
+    snprintf(r->message, sizeof r->message,
+             "the artificial variable left, but the final basis is ill-conditioned: residual %.3g "
+             "after refactorization and one refinement step",
+             res);
+    return CPK_OK;
+  }
+  r->status = CPK_STATUS_SOLVED; /* the driver checks the residual again */
   return CPK_OK;
 }
 
