@@ -30,4 +30,12 @@ size_t chk_principal(const gsl_matrix *A, unsigned long mask, gsl_matrix *B, siz
 int chk_copositivity(const chk_data *d, chk_known *k, cpk_check_report *r);
 int chk_copositive_plus(const chk_data *d, const chk_known *k, cpk_check_report *r);
 int chk_r0(const chk_data *d, const chk_known *k, cpk_check_report *r);
+
+/* Contact conditions (friction_bound.c, rolling_condition.c, stewart_trinkle.c). */
+int chk_theorem1_a(const cpk_contact_system *sys, const cpk_csc *A, const double *b, int pd,
+                   const cpk_check_settings *s, cpk_check_report *r);
+int chk_theorem1_b(const cpk_contact_system *sys, const double *b, size_t nsliding, int pd,
+                   cpk_check_report *r);
+int chk_stewart_trinkle(const cpk_contact_system *sys, cpk_check_report *r);
+
 #endif

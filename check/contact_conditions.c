@@ -1,10 +1,16 @@
-/* contact_conditions.c: seed 000 Theorem 1 conditions on a contact system: rank of J, PD of A = J'M^-1 J. */
+/* contact_conditions.c: seed 000 Theorem 1 on a contact system (rank of J, PD of A, friction bounds, part B) and the Stewart-Trinkle condition. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <gsl/gsl_eigen.h>
+#include <gsl/gsl_linalg.h>
 #include <cpkit/check.h>
+#include <cpkit/solver.h>
 #include <cpkit/util.h>
+#include "check_internal.h"
+/* The part (B) LP is solved densely by Lemke: beyond this size it is left not decided. */
+#define CHK_LP_MAX_N 1000
 
 /* Eigenvalues of A restricted to the rows whose diagonal is non-zero (absent wrench columns, e.g. no torsion). */
 static int delassus_spectrum(const cpk_csc *A, size_t *kept, double *lmin, double *lmax)
@@ -37,7 +43,8 @@ static int delassus_spectrum(const cpk_csc *A, size_t *kept, double *lmin, doubl
   return rc;
 }
 
-static int theorem1(const cpk_contact_system *sys, cpk_check_report *r, cpk_error *err)
+static int theorem1(const cpk_contact_system *sys, const cpk_check_settings *s,
+                    cpk_check_report *r, cpk_error *err)
 {
   size_t m = 4 * sys->nc, kept;
   cpk_csc *A = NULL;
@@ -45,9 +52,11 @@ static int theorem1(const cpk_contact_system *sys, cpk_check_report *r, cpk_erro
   if (!b) return cpk_error_set(err, CPK_ENOMEM, "check: out of memory");
   int rc = cpk_contact_system_delassus(sys, &A, b, err);
   if (!rc) rc = delassus_spectrum(A, &kept, &lmin, &lmax);
-  cpk_csc_free(A);
-  free(b);
-  if (rc) return err && err->code ? rc : cpk_error_set(err, rc, "check: out of memory");
+  if (rc) {
+    free(b);
+    cpk_csc_free(A);
+    return err && err->code ? rc : cpk_error_set(err, rc, "check: out of memory");
+  }
   double tol = 1e-10 * fmax(lmax, 1e-300);
   int pd = kept > 0 && lmin > tol;
   rc |= cpk_check_report_add(r, "jacobian_rank", pd ? CPK_VERDICT_HOLDS : CPK_VERDICT_FAILS,
@@ -64,6 +73,14 @@ static int theorem1(const cpk_contact_system *sys, cpk_check_report *r, cpk_erro
     rc |= cpk_check_report_add(r, "theorem1_a", CPK_VERDICT_NOT_DECIDED,
                                "Theorem 1 (A) of seed 000 does not apply: A is singular (dependent "
                                "contact wrenches); existence is not guaranteed by it");
+  if (!rc && sys->h == 0) rc = chk_theorem1_a(sys, A, b, pd, s, r);
+  else if (!rc && pd)
+    rc = cpk_check_report_add(r, "friction_bound", CPK_VERDICT_NOT_DECIDED,
+                              "Theorem 1 is stated at the acceleration level (h = 0); this system "
+                              "has h = %g (for the polyhedral model see the Stewart-Trinkle line)",
+                              sys->h);
+  free(b);
+  cpk_csc_free(A);
   return rc ? cpk_error_set(err, CPK_ENOMEM, "check: out of memory") : CPK_OK;
 }
 
@@ -71,9 +88,17 @@ int cpk_check_contact(const cpk_contact_system *sys, const char *model, const cp
                       cpk_check_report *r, cpk_error *err)
 {
   if (!sys || !r) return cpk_error_set(err, CPK_EINVAL, "check: NULL system or report");
+  cpk_check_settings def;
+  if (!s) {
+    cpk_check_settings_default(&def);
+    s = &def;
+  }
   double t0 = cpk_wtime();
   int rc = CPK_OK;
-  if (sys->form == CPK_SYSTEM_BODY && sys->nc > 0) rc = theorem1(sys, r, err);
+  if (sys->form == CPK_SYSTEM_BODY && sys->nc > 0) rc = theorem1(sys, s, r, err);
+  if (!rc && model && sys->h > 0 && strcmp(model, "polyhedral") == 0 &&
+      chk_stewart_trinkle(sys, r))
+    rc = cpk_error_set(err, CPK_ENOMEM, "check: out of memory");
   if (rc || !model) return rc;
   cpk_problem *p = NULL;
   cpk_varmap *map = NULL;

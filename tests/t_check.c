@@ -1,4 +1,4 @@
-/* t_check.c: the check module on matrices whose classes are known by hand, random agreement with enum/lemke, speed. */
+/* t_check.c: the check module on matrices whose classes are known by hand, random agreement with enum/lemke, speed, and the contact conditions (Theorem 1 friction bounds and part B, Stewart-Trinkle). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -191,6 +191,254 @@ static void speed(void)
 }
 
 /* Delassus eigenvalue range printed in the delassus_pd reason. */
+/* One rigid body (mass 1, inertia 0.4 I) with point contacts at r[c] (normal n, tangent t, no o column). */
+static cpk_contact_system *one_body(double h, const double *v, size_t nc, const double (*pt)[3],
+                                    const double (*tan)[3], const double *mu, double psi)
+{
+  cpk_int ti[6] = {0, 1, 2, 3, 4, 5};
+  double tx[6] = {1, 1, 1, 0.4, 0.4, 0.4}, nrm[3] = {0, 0, 1}, wn[6], wt[6], wo[6], wr[6];
+  cpk_csc *M = NULL;
+  cpk_contact_system *s = NULL;
+  cpk_contact_params cp;
+  cpk_contact_params_default(&cp);
+  cp.psi = psi;
+  int rc = cpk_csc_from_triplets(6, 6, 6, ti, ti, tx, &M);
+  if (!rc) rc = cpk_contact_system_alloc_body(6, M, v, NULL, h, &s, NULL);
+  for (size_t c = 0; c < nc && !rc; c++) {
+    cp.mu = mu[c];
+    rc = cpk_rigid_contact_wrenches(pt[c], nrm, tan[c], wn, wt, wo, wr);
+    if (!rc) rc = cpk_contact_system_add_contact(s, &cp, 6, ti, wn, wt, NULL, NULL, NULL);
+  }
+  cpk_csc_free(M);
+  t_ok(rc == CPK_OK, "system with %zu contact(s) built", nc);
+  return s;
+}
+
+static double reason_number(const cpk_check_report *r, const char *name, const char *key)
+{
+  const cpk_check_entry *e = cpk_check_report_find(r, name);
+  const char *at = e ? strstr(e->reason, key) : NULL;
+  if (!at) return NAN;
+  if (strncmp(at + strlen(key), "unbounded", 9) == 0) return INFINITY;
+  return strtod(at + strlen(key), NULL);
+}
+
+static cpk_check_report *check_system(const cpk_contact_system *s, const char *model)
+{
+  cpk_check_report *r = NULL;
+  cpk_check_report_alloc(&r);
+  int rc = s && r ? cpk_check_contact(s, model, NULL, r, NULL) : CPK_EINVAL;
+  t_ok(rc == CPK_OK, "contact system checked (model %s)", model ? model : "none");
+  return r;
+}
+
+/*
+ * A body sliding along +x at h = 0 on one contact at r = (x, 0, z) below its centre: by hand
+ * A_nn = 1 + x^2/I, A_nt = -x z / I (I = 0.4), friction -mu c_n along t, so the normal
+ * problem is (A_nn - mu A_nt) c_n + q: P (and PD) exactly for mu < A_nn / A_nt.
+ */
+static void friction_bound_one(void)
+{
+  const double pt[1][3] = {{1, 0, -1}}, tan[1][3] = {{1, 0, 0}}, v[6] = {1, 0, 0, 0, 0, 0};
+  const double I = 0.4, x = 1, z = -1, bound = (1 + x * x / I) / (-x * z / I);
+  const double mus[3] = {0.5 * bound, 0.99 * bound, 1.01 * bound};
+  for (int k = 0; k < 3; k++) {
+    cpk_contact_system *s = one_body(0, v, 1, pt, tan, &mus[k], 0);
+    cpk_check_report *r = check_system(s, NULL);
+    t_near(reason_number(r, "friction_bound", "mu_bar = "), bound, 1e-5 * bound,
+           "one contact: mu_bar = A_nn / A_nt = %g", bound);
+    t_near(reason_number(r, "friction_bound_pd", "for mu < "), bound, 1e-5 * bound,
+           "one contact: uniform PD bound");
+    t_near(reason_number(r, "friction_bound_p", "for mu < "), bound, 1e-5 * bound,
+           "one contact: exact P bound");
+    expect(r, "one contact", "friction_check", k < 2 ? CPK_VERDICT_HOLDS : CPK_VERDICT_FAILS);
+    expect(r, "one contact sliding", "theorem1_b", CPK_VERDICT_NOT_DECIDED);
+    cpk_check_report_free(r);
+    cpk_contact_system_free(s);
+  }
+}
+
+/* p_matrix verdict of the problem compiled by point-coulomb, reduced: at h = 0 with every contact
+ * sliding its M is the sliding-contact matrix, built by the compiler, not by the check module. */
+static int compiled_is_p(const cpk_contact_system *s)
+{
+  cpk_compile_options o;
+  cpk_problem *p = NULL;
+  cpk_varmap *map = NULL;
+  cpk_check_report *r = NULL;
+  cpk_compile_options_default(&o);
+  o.form = CPK_FORM_REDUCED;
+  int rc = cpk_compile(s, "point-coulomb", &o, &p, &map, NULL);
+  if (!rc) rc = cpk_check_report_alloc(&r);
+  if (!rc) rc = cpk_check_matrix_classes(p->M, NULL, r, NULL);
+  int v = rc ? -1 : verdict(r, "p_matrix");
+  cpk_check_report_free(r);
+  cpk_problem_free(p);
+  cpk_varmap_free(map);
+  return v;
+}
+
+/* Two contacts sliding in different directions: the three bounds are ordered, and the exact P
+ * bound is where the compiler's own matrix stops being P. */
+static void friction_bound_two(void)
+{
+  const double pt[2][3] = {{1, 0.3, -1}, {-0.4, 1, -0.5}}, tan[2][3] = {{1, 0, 0}, {0, 1, 0}};
+  const double v[6] = {1, 1, 0, 0, 0, 0};
+  double mu[2] = {0.1, 0.1};
+  cpk_contact_system *s = one_body(0, v, 2, pt, tan, mu, 0);
+  cpk_check_report *r = check_system(s, NULL);
+  double mbox = reason_number(r, "friction_bound", "mu_bar = ");
+  double mpd = reason_number(r, "friction_bound_pd", "for mu < ");
+  double mp = reason_number(r, "friction_bound_p", "for mu < ");
+  expect(r, "two contacts", "delassus_pd", CPK_VERDICT_HOLDS);
+  t_ok(mbox > 0 && mbox <= mpd * (1 + 1e-9) && mpd <= mp * (1 + 1e-9) && isfinite(mp),
+       "two contacts: 0 < box bound %g <= PD bound %g <= P bound %g", mbox, mpd, mp);
+  cpk_check_report_free(r);
+  /* between the PD and the P bound the matrix is P without a definite symmetric part */
+  const double at[3] = {0.999 * mp, 0.5 * (mpd + mp), 1.001 * mp};
+  for (int k = 0; k < 3 && isfinite(mp); k++) {
+    mu[0] = mu[1] = at[k];
+    cpk_contact_system *s2 = one_body(0, v, 2, pt, tan, mu, 0);
+    t_ok(compiled_is_p(s2) == (k == 2 ? CPK_VERDICT_FAILS : CPK_VERDICT_HOLDS),
+         "two contacts: compiled matrix at mu = %g is %sP", at[k], k == 2 ? "not " : "");
+    r = check_system(s2, NULL);
+    expect(r, "two contacts at the system's mu", "friction_check",
+           k == 2 ? CPK_VERDICT_FAILS : CPK_VERDICT_HOLDS);
+    cpk_check_report_free(r);
+    cpk_contact_system_free(s2);
+  }
+  cpk_contact_system_free(s);
+}
+
+/* Contact 1 slides, contact 2 rolls with friction: the bound does not cover contact 2. */
+static void rolling_not_covered(void)
+{
+  const double pt[2][3] = {{1, 0.3, -1}, {-0.4, 1, -0.5}}, tan[2][3] = {{1, 0, 0}, {0, 1, 0}};
+  const double v[6] = {1, 0, 0, 0, 0, 0}, mu[2] = {0.1, 0.1};
+  cpk_contact_system *s = one_body(0, v, 2, pt, tan, mu, 0);
+  cpk_check_report *r = check_system(s, NULL);
+  expect(r, "slide + roll", "friction_bound", CPK_VERDICT_HOLDS);
+  expect(r, "slide + roll", "friction_check", CPK_VERDICT_NOT_DECIDED);
+  const cpk_check_entry *e = cpk_check_report_find(r, "friction_check");
+  t_ok(e && strstr(e->reason, "{2}"), "slide + roll: the rolling contact 2 is named");
+  cpk_check_report_free(r);
+  cpk_contact_system_free(s);
+}
+
+/* Part (B), all contacts rolling at h = 0: exact when J has full rank, not decided otherwise. */
+static void part_b(void)
+{
+  const double pt[2][3] = {{0, 0, -1}, {0, 0, -1}}, tan[2][3] = {{1, 0, 0}, {1, 0, 0}};
+  const double mu[2] = {0.3, 0.3};
+  cpk_contact_system *s = one_body(0, NULL, 1, pt, tan, mu, 0);
+  cpk_check_report *r = check_system(s, NULL);
+  expect(r, "rolling sphere", "theorem1_b", CPK_VERDICT_HOLDS);
+  expect(r, "rolling sphere", "friction_bound", CPK_VERDICT_NOT_DECIDED);
+  cpk_check_report_free(r);
+  cpk_contact_system_free(s);
+  s = one_body(0, NULL, 2, pt, tan, mu, 0); /* two equal contacts: dependent columns */
+  r = check_system(s, NULL);
+  expect(r, "rolling dependent", "delassus_pd", CPK_VERDICT_FAILS);
+  /* no applied force: b = 0, so b'c = 0 >= 0 on the cone */
+  expect(r, "rolling dependent", "theorem1_b", CPK_VERDICT_HOLDS);
+  const cpk_check_entry *e = cpk_check_report_find(r, "theorem1_b");
+  t_ok(e && strstr(e->reason, "LP solved by Lemke"), "rolling dependent: decided by the LP");
+  t_ok(!cpk_check_report_find(r, "friction_bound"), "rolling dependent: no friction bound claimed");
+  cpk_check_report_free(r);
+  cpk_contact_system_free(s);
+}
+
+/*
+ * A body squeezed between two walls x = -1 and x = 1 (normals +x and -x through its centre):
+ * c = (1, 1) pushes the walls apart with no net wrench, so null(J) and F share c_n1 = c_n2.
+ * With normal drift d at both contacts b'c = 2 d c_n1; normalized (1'x <= 1) the least value
+ * is d: d = -1 fails with b'c = -1, d = +1 holds.
+ */
+static void walls(double drift, cpk_verdict want)
+{
+  cpk_int ti[6] = {0, 1, 2, 3, 4, 5};
+  double tx[6] = {1, 1, 1, 0.4, 0.4, 0.4}, wn[6], wt[6], wo[6], wr[6], tan[3] = {0, 1, 0};
+  double pts[2][3] = {{-1, 0, 0}, {1, 0, 0}}, nrm[2][3] = {{1, 0, 0}, {-1, 0, 0}};
+  cpk_csc *M = NULL;
+  cpk_contact_system *s = NULL;
+  cpk_contact_params cp;
+  cpk_contact_params_default(&cp);
+  cp.mu = 0.5;
+  cp.drift[0] = drift;
+  int rc = cpk_csc_from_triplets(6, 6, 6, ti, ti, tx, &M);
+  if (!rc) rc = cpk_contact_system_alloc_body(6, M, NULL, NULL, 0, &s, NULL);
+  for (int c = 0; c < 2 && !rc; c++) {
+    rc = cpk_rigid_contact_wrenches(pts[c], nrm[c], tan, wn, wt, wo, wr);
+    if (!rc) rc = cpk_contact_system_add_contact(s, &cp, 6, ti, wn, wt, wo, NULL, NULL);
+  }
+  cpk_check_report *r = check_system(rc ? NULL : s, NULL);
+  expect(r, "walls", "delassus_pd", CPK_VERDICT_FAILS);
+  expect(r, "walls", "theorem1_b", want);
+  if (want == CPK_VERDICT_FAILS)
+    t_near(reason_number(r, "theorem1_b", "b'c = "), drift, 1e-8, "walls: least b'c is %g", drift);
+  cpk_check_report_free(r);
+  cpk_contact_system_free(s);
+  cpk_csc_free(M);
+}
+
+/* Lemke on the compiled polyhedral problem: the guarantee checked against the solver. */
+static int lemke_solves(const cpk_contact_system *s)
+{
+  cpk_problem *p = NULL;
+  cpk_varmap *map = NULL;
+  cpk_result *res = NULL;
+  int ok = cpk_compile(s, "polyhedral", NULL, &p, &map, NULL) == CPK_OK &&
+           cpk_result_alloc(p->n, &res) == CPK_OK && cpk_solve(p, "lemke", NULL, res, NULL) == CPK_OK &&
+           res->status == CPK_STATUS_SOLVED && t_is_mcp_solution(p, res->z, 1e-8);
+  cpk_result_free(res);
+  cpk_problem_free(p);
+  cpk_varmap_free(map);
+  return ok;
+}
+
+/* Stewart-Trinkle at h > 0: holds with every gap >= 0; a penetrating contact is named. */
+static void stewart_trinkle(void)
+{
+  cpk_contact_system *s = NULL;
+  cpk_contact_params cp;
+  int rc = cpk_contact_system_read_file(t_srcpath("../examples/sphere-on-plane.json"), &s, NULL);
+  t_ok(rc == CPK_OK, "sphere on plane read");
+  if (rc) return;
+  cpk_check_report *r = check_system(s, "polyhedral");
+  expect(r, "no penetration", "stewart_trinkle", CPK_VERDICT_HOLDS);
+  t_ok(lemke_solves(s), "no penetration: lemke solves the polyhedral LCP");
+  cpk_check_report_free(r);
+  cp = s->contacts[0];
+  cp.psi = -0.01;
+  rc = cpk_contact_set_params(s, 0, &cp, NULL);
+  r = check_system(s, "polyhedral");
+  expect(r, "penetration", "stewart_trinkle", CPK_VERDICT_NOT_DECIDED);
+  const cpk_check_entry *e = cpk_check_report_find(r, "stewart_trinkle");
+  t_ok(rc == CPK_OK && e && strstr(e->reason, "contact 1 penetrates"),
+       "penetration: the report names contact 1");
+  cpk_check_report_free(r);
+  r = check_system(s, "point-coulomb");
+  t_ok(!cpk_check_report_find(r, "stewart_trinkle"), "the condition is only reported for polyhedral");
+  cpk_check_report_free(r);
+  cpk_contact_system_free(s);
+}
+
+/* A sphere sliding at h = 0: its contact's normal and tangent rows are uncoupled (A_nt = 0),
+ * so friction cannot change the normal problem and every bound is unbounded. */
+static void sphere_sliding(void)
+{
+  cpk_contact_system *s = NULL;
+  int rc = cpk_contact_system_read_file(t_srcpath("../examples/sphere-translating-h0.json"), &s, NULL);
+  t_ok(rc == CPK_OK, "sliding sphere read");
+  if (rc) return;
+  cpk_check_report *r = check_system(s, "point-coulomb");
+  t_ok(isinf(reason_number(r, "friction_bound", "mu_bar = ")), "sliding sphere: mu_bar unbounded");
+  t_ok(isinf(reason_number(r, "friction_bound_p", "for mu < ")), "sliding sphere: P bound unbounded");
+  expect(r, "sliding sphere", "friction_check", CPK_VERDICT_HOLDS);
+  cpk_check_report_free(r);
+  cpk_contact_system_free(s);
+}
+
 static int delassus_range(const cpk_check_report *r, double *lo, double *hi)
 {
   const cpk_check_entry *e = cpk_check_report_find(r, "delassus_pd");
@@ -254,5 +502,13 @@ int main(void)
   speed();
   sphere_on_plane();
   dependent_contacts();
+  friction_bound_one();
+  friction_bound_two();
+  sphere_sliding();
+  rolling_not_covered();
+  part_b();
+  walls(-1.0, CPK_VERDICT_FAILS);
+  walls(1.0, CPK_VERDICT_HOLDS);
+  stewart_trinkle();
   return t_done();
 }

@@ -94,9 +94,13 @@ CPK_API int cpk_check_problem(const cpk_problem *p, const cpk_check_settings *s,
 
 /**
  * Seed 000 Theorem 1 conditions on a contact system in body form: rank of J
- * (all wrench columns), PD of A = J' M^-1 J, friction bound for part (A);
- * then the problem compiled with `model` is checked like cpk_check_problem.
- * Entries "jacobian_rank", "delassus_pd", "theorem1_a", "friction_bound".
+ * (all wrench columns), PD of A = J' M^-1 J; at h = 0 the friction bounds of
+ * part (A) on the sliding-contact matrix and part (B) when every contact
+ * rolls; for model "polyhedral" at h > 0 the Stewart-Trinkle sign condition;
+ * then the problem compiled with `model` (may be NULL) is checked like
+ * cpk_check_problem. Entries "jacobian_rank", "delassus_pd", "theorem1_a",
+ * "friction_bound", "friction_bound_pd", "friction_bound_p", "friction_check",
+ * "theorem1_b", "stewart_trinkle" (see doc/check.md). s may be NULL.
  */
 CPK_API int cpk_check_contact(const cpk_contact_system *sys, const char *model,
                               const cpk_check_settings *s, cpk_check_report *r, cpk_error *err);
