@@ -13,4 +13,5 @@
 #include <cpkit/io.h>
 #include <cpkit/contact.h>
 #include <cpkit/check.h>
+#include <cpkit/sim.h>
 #endif

@@ -23,7 +23,8 @@ CPK_BEGIN_DECLS
   X(ENOTFOUND, 9, "not found")                                               \
   X(ELINSYS, 10, "linear solver failure")                                    \
   X(ETOOBIG, 11, "problem too large for this method")                        \
-  X(EOVERFLOW, 12, "size overflow")
+  X(EOVERFLOW, 12, "size overflow")                                         \
+  X(ENOCONV, 13, "a solve inside the call did not succeed")
 
 enum {
 #define CPK_ERRNO_ENUM_(name, value, text) CPK_##name = value,

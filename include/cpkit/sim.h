@@ -1,0 +1,188 @@
+/* sim.h: a small rigid-body time-stepper (bodies, shapes, driven motions) that compiles and solves one contact problem per step. */
+#ifndef CPKIT_SIM_H
+#define CPKIT_SIM_H
+#include <stddef.h>
+#include <stdio.h>
+#include <cpkit/export.h>
+#include <cpkit/errors.h>
+#include <cpkit/contact.h>
+#include <cpkit/result.h>
+#include <cpkit/settings.h>
+
+CPK_BEGIN_DECLS
+
+/**
+ * @file
+ * A *world* holds rigid bodies in 3D. Every body has a pose (position x of
+ * its centre of mass, unit quaternion q = (w, x, y, z) from body to world
+ * frame), a velocity (linear v and angular w, both in the world frame) and
+ * one shape. Planar experiments (a disc on a line, a rod falling in a plane)
+ * are 3D scenes whose initial conditions keep the motion in a plane: a disc
+ * is a sphere, a line is a plane.
+ *
+ * Each step (Stewart-Trinkle, seed 004 eq. 15 and seed 000 section 4, with
+ * any contact model): find the contacts (pairs with gap below the margin),
+ * build a body-form cpk_contact_system (6 velocities per dynamic body; gravity
+ * and the gyroscopic term in k; a driven body enters through the contact
+ * drift), compile it with the chosen model, solve it with the chosen solver
+ * warm-started from the previous step's impulses, and integrate:
+ * x+ = x + h v+, q+ = exp(h w+ / 2) q (exact rotation, renormalised).
+ *
+ * With `implicit_iterations` > 0 the geometry is evaluated at the end of the
+ * step instead (a fixed-point iteration: solve, advance the poses, recompute
+ * normals and wrenches at the advanced pose with the gap of the start
+ * linearised there, until v+ stops changing), the geometrically implicit
+ * scheme of seed 000's Tzitzouris-Pang comparison and seed 003.
+ */
+
+/** Shapes. Sizes in cpk_shape.size. */
+typedef enum cpk_shape_kind {
+  CPK_SHAPE_PLANE = 0,     /**< half-space z <= 0 of the body frame (outward normal +z); no size */
+  CPK_SHAPE_SPHERE = 1,    /**< size[0] = radius (0: a particle) */
+  CPK_SHAPE_ELLIPSOID = 2, /**< size[0..2] = semi-axes along the body x, y, z axes */
+  CPK_SHAPE_ROD = 3        /**< segment along body x from -size[0] to +size[0], radius size[1] >= 0 */
+} cpk_shape_kind;
+
+typedef struct cpk_shape {
+  cpk_shape_kind kind;
+  double size[3];
+} cpk_shape;
+
+/** How a body moves. */
+typedef enum cpk_body_kind {
+  CPK_BODY_DYNAMIC = 0, /**< moved by gravity, applied force and contacts */
+  CPK_BODY_FIXED = 1,   /**< never moves */
+  CPK_BODY_DRIVEN = 2   /**< follows a prescribed motion (cpk_motion) */
+} cpk_body_kind;
+
+/** Prescribed motions of driven bodies. */
+typedef enum cpk_motion_kind {
+  CPK_MOTION_NONE = 0,
+  /**
+   * Rotation about a fixed world axis through a point by the angle theta(t)
+   * of seed 004 eq. (16) (a piecewise quadratic of period T with
+   * acceleration +-alpha, repeated); params: axis point (3), unit axis
+   * direction (3), alpha, T.
+   */
+  CPK_MOTION_ROTATING = 1,
+  /** Translation x(t) = x0 + a (sin(2 pi f t + phase) - sin(phase)) d; params: unit direction d (3), a, f, phase. */
+  CPK_MOTION_VIBRATING = 2
+} cpk_motion_kind;
+
+#define CPK_MOTION_MAX_PARAMS 8
+typedef struct cpk_motion {
+  cpk_motion_kind kind;
+  double p[CPK_MOTION_MAX_PARAMS];
+} cpk_motion;
+
+/** A body. Start from cpk_body_default() and change fields. */
+typedef struct cpk_body {
+  char name[32];
+  cpk_body_kind kind;
+  cpk_shape shape;
+  double mass;       /**< > 0 for a dynamic body */
+  double inertia[3]; /**< principal moments about the body axes, > 0 for a dynamic body */
+  double x[3];       /**< centre of mass, world frame */
+  double q[4];       /**< orientation (w, x, y, z), normalised by the world */
+  double v[3];       /**< linear velocity, world frame */
+  double w[3];       /**< angular velocity, world frame */
+  double force[3];   /**< constant applied force besides gravity, world frame */
+  double torque[3];  /**< constant applied torque, world frame */
+  cpk_motion motion; /**< CPK_BODY_DRIVEN only */
+} cpk_body;
+
+/** Dynamic sphere of radius 1 and mass 1 at the origin, at rest, identity orientation. */
+CPK_API void cpk_body_default(cpk_body *b);
+
+/** Step settings. Fill with cpk_sim_settings_default(). */
+typedef struct cpk_sim_settings {
+  char model[32];              /**< contact model name (cpk_compile), default "polyhedral" */
+  char solver[32];             /**< solver name, default: "lemke" for affine problems, "fbnewton" otherwise */
+  cpk_compile_options compile; /**< directions etc. */
+  cpk_settings solve;          /**< solver settings; z0/basis0 are set by the stepper */
+  double h;                    /**< step, > 0 (default 1e-3) */
+  double gravity[3];           /**< default (0, 0, -9.81) */
+  double margin;               /**< contacts are kept when gap <= margin (default 1e-3) */
+  int warm_start;              /**< 1 (default): start from the previous step's impulses */
+  int implicit_iterations;     /**< 0 (default): explicit geometry; > 0: fixed-point sweeps */
+  double implicit_tol;         /**< stop the sweeps when |v+ change|_inf <= this (1e-10) */
+} cpk_sim_settings;
+
+/** Defaults as documented on each field. */
+CPK_API void cpk_sim_settings_default(cpk_sim_settings *s);
+
+/** The world (opaque). */
+typedef struct cpk_world cpk_world;
+
+/** New empty world with these settings (copied). */
+CPK_API int cpk_world_alloc(const cpk_sim_settings *settings, cpk_world **out, cpk_error *err);
+CPK_API void cpk_world_free(cpk_world *w);
+/** Add a body (copied; the quaternion is normalised); returns its index through *index (may be NULL). */
+CPK_API int cpk_world_add_body(cpk_world *w, const cpk_body *b, size_t *index, cpk_error *err);
+/**
+ * Material of the contacts between bodies i and j (either order): mu, e_t,
+ * e_o, e_r, compliance (K, C, delta_max) and user directions of
+ * cpk_contact_params; psi, drift and delta_prev are set by the stepper.
+ * Pairs without a material use the default one (cpk_world_set_default_material),
+ * itself cpk_contact_params_default() with mu = 0 until set.
+ */
+CPK_API int cpk_world_set_material(cpk_world *w, size_t i, size_t j,
+                                   const cpk_contact_params *material, cpk_error *err);
+CPK_API int cpk_world_set_default_material(cpk_world *w, const cpk_contact_params *material,
+                                           cpk_error *err);
+/** Do not look for contacts between bodies i and j. */
+CPK_API int cpk_world_ignore_pair(cpk_world *w, size_t i, size_t j, cpk_error *err);
+
+CPK_API size_t cpk_world_nbodies(const cpk_world *w);
+/** Current state of body i (NULL when out of range). */
+CPK_API const cpk_body *cpk_world_body(const cpk_world *w, size_t i);
+/** Current time. */
+CPK_API double cpk_world_time(const cpk_world *w);
+/** The settings in use. */
+CPK_API const cpk_sim_settings *cpk_world_settings(const cpk_world *w);
+
+/** One contact of the last step. */
+typedef struct cpk_sim_contact {
+  size_t body[2];    /**< body[0] receives +P; body[1] the reaction (may be a fixed/driven body) */
+  int feature;       /**< which point of body[0]'s shape (rod end 0 or 1), else 0 */
+  double point[3];   /**< contact point on body[0] at the start of the step, world frame */
+  double normal[3];  /**< unit normal, pointing into body[0] */
+  double gap;        /**< signed gap at the start of the step */
+  double P[4];       /**< impulses (n, t, o, r) over the step, in the contact frame (forces: P / h) */
+  double delta[3];   /**< kelvin-voigt deflection at the end of the step (0 otherwise) */
+  int mode;          /**< CPK_MODE_* */
+} cpk_sim_contact;
+
+/** What one step did. The contacts array is owned by the world and valid until the next step. */
+typedef struct cpk_sim_step_info {
+  double time;              /**< time at the end of the step */
+  size_t ncontacts;
+  const cpk_sim_contact *contacts;
+  cpk_status status;        /**< of the last solve (CPK_STATUS_SOLVED when there was no contact) */
+  double residual;
+  long iterations;          /**< solver iterations of the step (all sweeps) */
+  int sweeps;               /**< solves done (1 when explicit, 1 + implicit sweeps otherwise) */
+  int implicit_converged;   /**< 1 when the sweeps met implicit_tol (always 1 when explicit) */
+  double solve_time_s;      /**< wall time spent compiling and solving */
+} cpk_sim_step_info;
+
+/**
+ * Advance the world by one step. On a solver failure the world is not moved,
+ * info->status says why, and the call returns CPK_ENOCONV with a message
+ * naming the time, the solver and its status (the caller decides whether to
+ * stop). Errors in compiling return that error.
+ */
+CPK_API int cpk_world_step(cpk_world *w, cpk_sim_step_info *info, cpk_error *err);
+
+/** Total mechanical energy (kinetic + gravitational; compliant springs not included). */
+CPK_API double cpk_world_energy(const cpk_world *w);
+
+/**
+ * The contact system the world would solve now (explicit geometry), for
+ * benchmarks and inspection: it is what cpk_world_step compiles. Free it with
+ * cpk_contact_system_free.
+ */
+CPK_API int cpk_world_contact_system(cpk_world *w, cpk_contact_system **out, cpk_error *err);
+
+CPK_END_DECLS
+#endif

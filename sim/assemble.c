@@ -1,0 +1,163 @@
+/* assemble.c: the body-form contact system of one step: mass matrix, velocities, forces, and one contact per geometry found. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cpkit/util.h>
+#include "assemble.h"
+#include "rotation.h"
+
+int sim_dofs(const cpk_world *w, size_t *dof, size_t *nv)
+{
+  size_t k = 0;
+  for (size_t b = 0; b < w->nbodies; b++) {
+    dof[b] = w->bodies[b].kind == CPK_BODY_DYNAMIC ? k : (size_t)-1;
+    if (w->bodies[b].kind == CPK_BODY_DYNAMIC) k += 6;
+  }
+  *nv = k;
+  return k > 0;
+}
+
+/* World inertia R diag(I) R^T of body b, row-major. */
+static void world_inertia(const cpk_body *b, double J[9])
+{
+  double R[9];
+  sim_qmatrix(b->q, R);
+  for (int i = 0; i < 3; i++)
+    for (int j = i; j < 3; j++) { /* one triangle, mirrored: M must be exactly symmetric */
+      double s = 0;
+      for (int k = 0; k < 3; k++) s += R[3 * i + k] * b->inertia[k] * R[3 * j + k];
+      J[3 * i + j] = J[3 * j + i] = s;
+    }
+}
+
+/* M (block diagonal: m I and the world inertia), v and k = m g + f, tau - w x (J w). */
+static int body_terms(const cpk_world *w, const size_t *dof, size_t nv, cpk_csc **M, double *v,
+                      double *k)
+{
+  size_t nb = nv / 6, nnz = 12 * nb;
+  cpk_int *ti = cpk_alloc_array(nnz, sizeof *ti), *tj = cpk_alloc_array(nnz, sizeof *tj);
+  double *tx = cpk_alloc_array(nnz, sizeof *tx);
+  size_t e = 0;
+  int rc = ti && tj && tx ? CPK_OK : CPK_ENOMEM;
+  for (size_t b = 0; b < w->nbodies && !rc; b++) {
+    const cpk_body *B = &w->bodies[b];
+    if (dof[b] == (size_t)-1) continue;
+    double J[9], Jw[3], gyro[3];
+    size_t d = dof[b];
+    world_inertia(B, J);
+    sim_rotate(J, B->w, Jw);
+    sim_vcross(B->w, Jw, gyro);
+    for (int i = 0; i < 3; i++) {
+      ti[e] = tj[e] = (cpk_int)(d + i);
+      tx[e++] = B->mass;
+      for (int j = 0; j < 3; j++) {
+        ti[e] = (cpk_int)(d + 3 + i);
+        tj[e] = (cpk_int)(d + 3 + j);
+        tx[e++] = J[3 * i + j];
+      }
+      v[d + i] = B->v[i];
+      v[d + 3 + i] = B->w[i];
+      k[d + i] = B->mass * w->settings.gravity[i] + B->force[i];
+      k[d + 3 + i] = B->torque[i] - gyro[i];
+    }
+  }
+  if (!rc) rc = cpk_csc_from_triplets((cpk_int)nv, (cpk_int)nv, (cpk_int)e, ti, tj, tx, M);
+  free(ti);
+  free(tj);
+  free(tx);
+  return rc;
+}
+
+/* Velocity of the material point p of body b (zero for fixed, current for
+ * driven and dynamic bodies). */
+static void point_velocity(const cpk_body *b, const double p[3], double u[3])
+{
+  double r[3] = {p[0] - b->x[0], p[1] - b->x[1], p[2] - b->x[2]}, wr[3];
+  sim_vcross(b->w, r, wr);
+  for (int i = 0; i < 3; i++) u[i] = b->kind == CPK_BODY_FIXED ? 0 : b->v[i] + wr[i];
+}
+
+/* The drift of a contact: the motion of its non-dynamic bodies, in the contact frame. */
+static void contact_drift(const cpk_world *w, const sim_geom *g, const double F[3][3],
+                          double drift[4])
+{
+  for (int a = 0; a < 4; a++) drift[a] = 0;
+  for (int s = 0; s < 2; s++) {
+    const cpk_body *B = &w->bodies[g->body[s]];
+    if (B->kind != CPK_BODY_DRIVEN) continue;
+    double u[3], sign = s == 0 ? 1.0 : -1.0;
+    point_velocity(B, g->point, u);
+    for (int a = 0; a < 3; a++) drift[a] += sign * sim_vdot(F[a], u);
+    drift[3] += sign * sim_vdot(F[0], B->w);
+  }
+}
+
+const sim_memory *sim_memory_find(const cpk_world *w, const sim_geom *g)
+{
+  for (size_t i = 0; i < w->nmemory; i++) {
+    const sim_memory *m = &w->memory[i];
+    if (m->body[0] == g->body[0] && m->body[1] == g->body[1] && m->feature == g->feature)
+      return m;
+  }
+  return NULL;
+}
+
+/* Add geometry g as a contact of s: frame (n, t, o), wrenches of both bodies. */
+static int add_geom(const cpk_world *w, const cpk_body *pose, const sim_geom *g,
+                    const size_t *dof, double psi, cpk_contact_system *s, cpk_error *err)
+{
+  double F[3][3], W[4][12];
+  cpk_int rows[12];
+  size_t nr = 0;
+  cpk_contact_params p = *sim_material_of(w, g->body[0], g->body[1], NULL);
+  memcpy(F[0], g->normal, sizeof F[0]);
+  sim_tangent(F[0], F[1]);
+  sim_vcross(F[0], F[1], F[2]);
+  p.psi = psi;
+  contact_drift(w, g, F, p.drift);
+  const sim_memory *m = p.compliant ? sim_memory_find(w, g) : NULL;
+  for (int a = 0; a < 3; a++) p.delta_prev[a] = m ? m->delta[a] : 0;
+  for (int side = 0; side < 2; side++) {
+    size_t b = g->body[side];
+    if (dof[b] == (size_t)-1) continue;
+    const cpk_body *B = &pose[b];
+    double r[3] = {g->point[0] - B->x[0], g->point[1] - B->x[1], g->point[2] - B->x[2]};
+    double wr[4][6], sign = side == 0 ? 1.0 : -1.0;
+    if (cpk_rigid_contact_wrenches(r, F[0], F[1], wr[0], wr[1], wr[2], wr[3]))
+      return cpk_error_set(err, CPK_EINVAL, "contact frame not orthonormal");
+    for (int i = 0; i < 6; i++, nr++) {
+      rows[nr] = (cpk_int)(dof[b] + (size_t)i);
+      for (int a = 0; a < 4; a++) W[a][nr] = sign * wr[a][i];
+    }
+  }
+  return cpk_contact_system_add_contact(s, &p, nr, rows, W[0], W[1], W[2], W[3], err);
+}
+
+int sim_assemble(const cpk_world *w, const cpk_body *pose, const sim_geom *g, size_t ng,
+                 const double *psi, cpk_contact_system **out, cpk_error *err)
+{
+  size_t *dof = cpk_alloc_array(w->nbodies, sizeof *dof), nv = 0;
+  double *v = NULL, *k = NULL;
+  cpk_csc *M = NULL;
+  int rc = dof ? CPK_OK : CPK_ENOMEM;
+  *out = NULL;
+  if (!rc) sim_dofs(w, dof, &nv);
+  if (!rc && nv == 0) rc = cpk_error_set(err, CPK_EINVAL, "the world has no dynamic body");
+  if (!rc) {
+    v = cpk_alloc_array(nv, sizeof *v);
+    k = cpk_alloc_array(nv, sizeof *k);
+    rc = v && k ? body_terms(w, dof, nv, &M, v, k) : CPK_ENOMEM;
+  }
+  if (!rc) rc = cpk_contact_system_alloc_body(nv, M, v, k, w->settings.h, out, err);
+  for (size_t c = 0; c < ng && !rc; c++) rc = add_geom(w, pose ? pose : w->bodies, &g[c], dof, psi ? psi[c] : g[c].gap, *out, err);
+  if (rc == CPK_ENOMEM) cpk_error_set(err, rc, "out of memory assembling the contact system");
+  if (rc) {
+    cpk_contact_system_free(*out);
+    *out = NULL;
+  }
+  cpk_csc_free(M);
+  free(dof);
+  free(v);
+  free(k);
+  return rc;
+}

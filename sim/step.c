@@ -1,0 +1,370 @@
+/* step.c: one time step: contacts, compile, warm-started solve, integration; the explicit scheme and the implicit fixed-point sweeps. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cpkit/solver.h>
+#include <cpkit/util.h>
+#include "assemble.h"
+#include "rotation.h"
+
+/* What one solve of a step produced. */
+typedef struct solve_out {
+  double *vplus; /* nv */
+  double *P;     /* 4 per contact */
+  double *delta; /* 3 per contact */
+  int *modes;
+  cpk_status status;
+  double residual;
+  long iterations;
+} solve_out;
+
+static int grow_to(void **p, size_t *cap, size_t need, size_t size)
+{
+  if (need <= *cap) return CPK_OK;
+  void *np = cpk_alloc_array(need, size);
+  if (!np) return CPK_ENOMEM;
+  free(*p);
+  *p = np;
+  *cap = need;
+  return CPK_OK;
+}
+
+/* Warm start z0 from the remembered impulses of the contacts that persist. */
+static double *warm_point(const cpk_world *w, const sim_geom *g, size_t ng, const cpk_varmap *map)
+{
+  double *P = cpk_alloc_array(4 * (ng ? ng : 1), sizeof *P);
+  double *z0 = cpk_alloc_array(cpk_varmap_n(map), sizeof *z0);
+  int any = 0;
+  for (size_t c = 0; P && c < ng; c++) {
+    const sim_memory *m = sim_memory_find(w, &g[c]);
+    for (int a = 0; a < 4; a++) P[4 * c + a] = m ? m->P[a] : 0;
+    any |= m != NULL;
+  }
+  if (!P || !z0 || !any || cpk_varmap_point(map, P, z0, NULL)) {
+    free(z0);
+    z0 = NULL;
+  }
+  free(P);
+  return z0;
+}
+
+static const char *pick_solver(const cpk_world *w, const cpk_problem *p)
+{
+  if (w->settings.solver[0]) return w->settings.solver;
+  return p->kind == CPK_KIND_NONLINEAR_MCP ? "fbnewton" : "lemke";
+}
+
+/* Read the physics of solution z back through the map. */
+static int read_back(const cpk_varmap *map, const double *z, size_t ng, solve_out *o,
+                     cpk_error *err)
+{
+  int rc = cpk_varmap_velocity(map, z, o->vplus, err);
+  if (!rc && ng) rc = cpk_varmap_impulses(map, z, o->P);
+  if (!rc && ng) rc = cpk_varmap_modes(map, z, 1e-8, o->modes, err);
+  for (size_t c = 0; c < ng && !rc; c++)
+    if (cpk_varmap_deflection(map, z, c, &o->delta[3 * c]))
+      o->delta[3 * c] = o->delta[3 * c + 1] = o->delta[3 * c + 2] = 0;
+  return rc;
+}
+
+/* Compile and solve the system of contacts g (gaps psi), warm-started. */
+static int solve_system(cpk_world *w, const cpk_body *pose, const sim_geom *g, size_t ng,
+                        const double *psi, solve_out *o, cpk_error *err)
+{
+  cpk_contact_system *sys = NULL;
+  cpk_problem *prob = NULL;
+  cpk_varmap *map = NULL;
+  cpk_result *res = NULL;
+  double *z0 = NULL;
+  int rc = sim_assemble(w, pose, g, ng, psi, &sys, err);
+  if (!rc) rc = cpk_compile(sys, w->settings.model, &w->settings.compile, &prob, &map, err);
+  if (!rc) rc = cpk_result_alloc(cpk_varmap_n(map), &res);
+  if (!rc) {
+    cpk_settings set = w->settings.solve;
+    const char *solver = pick_solver(w, prob);
+    z0 = w->settings.warm_start ? warm_point(w, g, ng, map) : NULL;
+    set.z0 = z0;
+    rc = cpk_solve(prob, solver, &set, res, err);
+    if (!rc) {
+      o->status = res->status;
+      o->residual = res->residual;
+      o->iterations += res->iterations;
+      if (res->status != CPK_STATUS_SOLVED)
+        rc = cpk_error_set(err, CPK_ENOCONV, "t = %g: %s on %zu contacts (%s model): %s%s%s",
+                           w->time, solver, ng, w->settings.model,
+                           cpk_status_name(res->status), res->message[0] ? ": " : "",
+                           res->message);
+    }
+  }
+  if (!rc) rc = read_back(map, res->z, ng, o, err);
+  free(z0);
+  cpk_result_free(res);
+  cpk_problem_free(prob);
+  cpk_varmap_free(map);
+  cpk_contact_system_free(sys);
+  return rc;
+}
+
+/* Bodies advanced over one step with dynamic velocities vplus (driven bodies
+ * follow their motion to t1); vplus NULL keeps the velocities. */
+static void advance(const cpk_world *w, const size_t *dof, const double *vplus, double t1,
+                    cpk_body *out)
+{
+  double h = w->settings.h;
+  for (size_t b = 0; b < w->nbodies; b++) {
+    cpk_body *B = &out[b];
+    *B = w->bodies[b];
+    if (B->kind == CPK_BODY_DRIVEN) {
+      sim_motion_eval(B, w->x0[b], w->q0[b], t1, B->x, B->q, B->v, B->w);
+    } else if (B->kind == CPK_BODY_DYNAMIC) {
+      if (vplus)
+        for (int i = 0; i < 3; i++) {
+          B->v[i] = vplus[dof[b] + i];
+          B->w[i] = vplus[dof[b] + 3 + i];
+        }
+      for (int i = 0; i < 3; i++) B->x[i] += h * B->v[i];
+      sim_qintegrate(B->q, B->w, h);
+    }
+  }
+}
+
+/* Driven bodies move with their mid-step velocity in the contact drift (so a
+ * translation's displacement over the step is exact). */
+static void driven_midstep(cpk_world *w)
+{
+  double x[3], q[4];
+  for (size_t b = 0; b < w->nbodies; b++)
+    if (w->bodies[b].kind == CPK_BODY_DRIVEN)
+      sim_motion_eval(&w->bodies[b], w->x0[b], w->q0[b], w->time + 0.5 * w->settings.h, x, q,
+                      w->bodies[b].v, w->bodies[b].w);
+}
+
+/* Normal contact velocity of g with the velocities of the bodies in `state`. */
+static double normal_velocity(const cpk_body *state, const sim_geom *g)
+{
+  double u = 0;
+  for (int s = 0; s < 2; s++) {
+    const cpk_body *B = &state[g->body[s]];
+    double r[3] = {g->point[0] - B->x[0], g->point[1] - B->x[1], g->point[2] - B->x[2]}, wr[3];
+    if (B->kind == CPK_BODY_FIXED) continue;
+    sim_vcross(B->w, r, wr);
+    for (int i = 0; i < 3; i++) u += (s == 0 ? 1.0 : -1.0) * g->normal[i] * (B->v[i] + wr[i]);
+  }
+  return u;
+}
+
+/* Size the arrays of o for nv velocities and ng contacts. */
+static int out_alloc(solve_out *o, size_t nv, size_t ng)
+{
+  size_t n = ng ? ng : 1;
+  memset(o, 0, sizeof *o);
+  o->vplus = cpk_alloc_array(nv, sizeof *o->vplus);
+  o->P = cpk_alloc_array(4 * n, sizeof *o->P);
+  o->delta = cpk_alloc_array(3 * n, sizeof *o->delta);
+  o->modes = cpk_alloc_array(n, sizeof *o->modes);
+  return o->vplus && o->P && o->delta && o->modes ? CPK_OK : CPK_ENOMEM;
+}
+
+static void out_free(solve_out *o)
+{
+  free(o->vplus);
+  free(o->P);
+  free(o->delta);
+  free(o->modes);
+}
+
+/* Contacts of the bodies in `state` (the world's own bodies are swapped out
+ * for the call so collision detection needs no second interface). */
+static int collide_at(cpk_world *w, cpk_body *state, sim_geom **g, size_t *ng, size_t *cap,
+                      cpk_error *err)
+{
+  cpk_body *own = w->bodies;
+  w->bodies = state ? state : own;
+  int rc = sim_collide(w, g, ng, cap, err);
+  w->bodies = own;
+  return rc;
+}
+
+/* v+ = v + h M^-1 k for a step without contacts (M is block diagonal). */
+static void free_velocity(const cpk_world *w, const size_t *dof, double *vplus)
+{
+  double h = w->settings.h;
+  for (size_t b = 0; b < w->nbodies; b++) {
+    const cpk_body *B = &w->bodies[b];
+    if (dof[b] == (size_t)-1) continue;
+    double R[9], wb[3], Lb[3], tb[3], gyro[3], Jw[3];
+    sim_qmatrix(B->q, R);
+    sim_rotate_t(R, B->w, wb);
+    for (int i = 0; i < 3; i++) Lb[i] = B->inertia[i] * wb[i];
+    sim_rotate(R, Lb, Jw);
+    sim_vcross(B->w, Jw, gyro);
+    for (int i = 0; i < 3; i++) gyro[i] = B->torque[i] - gyro[i];
+    sim_rotate_t(R, gyro, tb);
+    for (int i = 0; i < 3; i++) tb[i] /= B->inertia[i];
+    sim_rotate(R, tb, tb);
+    for (int i = 0; i < 3; i++) {
+      vplus[dof[b] + i] = B->v[i] + h * (w->settings.gravity[i] + B->force[i] / B->mass);
+      vplus[dof[b] + 3 + i] = B->w[i] + h * tb[i];
+    }
+  }
+}
+
+/* Work arrays of one step. */
+typedef struct step_ws {
+  size_t *dof, nv;
+  cpk_body *pose; /* end-of-step estimate */
+  sim_geom *g;
+  size_t ng, capg, cappsi;
+  double *psi;
+  solve_out o;
+} step_ws;
+
+/* First solve, at the poses of the start of the step. */
+static int first_solve(cpk_world *w, step_ws *s, cpk_error *err)
+{
+  int rc = collide_at(w, NULL, &s->g, &s->ng, &s->capg, err);
+  if (!rc && out_alloc(&s->o, s->nv, s->ng)) rc = CPK_ENOMEM;
+  if (rc) return rc;
+  if (s->ng == 0) {
+    free_velocity(w, s->dof, s->o.vplus);
+    s->o.status = CPK_STATUS_SOLVED;
+    return CPK_OK;
+  }
+  return solve_system(w, NULL, s->g, s->ng, NULL, &s->o, err);
+}
+
+/* One implicit sweep: geometry at the end-of-step estimate, its gap linearised
+ * there (psi = gap(q~) - h U_n(v~)). Writes the change of v+ to *change. */
+static int implicit_sweep(cpk_world *w, step_ws *s, double *change, cpk_error *err)
+{
+  double h = w->settings.h;
+  solve_out o2;
+  advance(w, s->dof, s->o.vplus, w->time + h, s->pose);
+  for (size_t b = 0; b < w->nbodies; b++)
+    if (w->bodies[b].kind == CPK_BODY_DRIVEN) {
+      memcpy(s->pose[b].v, w->bodies[b].v, sizeof s->pose[b].v);
+      memcpy(s->pose[b].w, w->bodies[b].w, sizeof s->pose[b].w);
+    }
+  int rc = collide_at(w, s->pose, &s->g, &s->ng, &s->capg, err);
+  if (!rc && grow_to((void **)&s->psi, &s->cappsi, s->ng + 1, sizeof *s->psi)) rc = CPK_ENOMEM;
+  if (!rc && out_alloc(&o2, s->nv, s->ng)) {
+    out_free(&o2);
+    rc = CPK_ENOMEM;
+  }
+  if (rc) return rc == CPK_ENOMEM ? cpk_error_set(err, rc, "out of memory") : rc;
+  for (size_t c = 0; c < s->ng; c++) s->psi[c] = s->g[c].gap - h * normal_velocity(s->pose, &s->g[c]);
+  o2.iterations = s->o.iterations;
+  if (s->ng == 0) {
+    free_velocity(w, s->dof, o2.vplus);
+    o2.status = CPK_STATUS_SOLVED;
+  } else {
+    rc = solve_system(w, s->pose, s->g, s->ng, s->psi, &o2, err);
+  }
+  *change = 0;
+  for (size_t i = 0; i < s->nv; i++) *change = fmax(*change, fabs(o2.vplus[i] - s->o.vplus[i]));
+  out_free(&s->o);
+  s->o = o2;
+  return rc;
+}
+
+/* Accept the step: contacts and their memory, new poses and velocities, time. */
+static int commit(cpk_world *w, step_ws *s)
+{
+  size_t n = s->ng;
+  if (grow_to((void **)&w->contacts, &w->cap_contacts, n + 1, sizeof *w->contacts) ||
+      grow_to((void **)&w->memory, &w->cap_memory, n + 1, sizeof *w->memory))
+    return CPK_ENOMEM;
+  for (size_t c = 0; c < n; c++) {
+    cpk_sim_contact *k = &w->contacts[c];
+    sim_memory *m = &w->memory[c];
+    const sim_geom *g = &s->g[c];
+    k->body[0] = m->body[0] = g->body[0];
+    k->body[1] = m->body[1] = g->body[1];
+    k->feature = m->feature = g->feature;
+    memcpy(k->point, g->point, sizeof k->point);
+    memcpy(k->normal, g->normal, sizeof k->normal);
+    k->gap = g->gap;
+    memcpy(k->P, &s->o.P[4 * c], sizeof k->P);
+    memcpy(m->P, k->P, sizeof m->P);
+    memcpy(k->delta, &s->o.delta[3 * c], sizeof k->delta);
+    memcpy(m->delta, k->delta, sizeof m->delta);
+    k->mode = s->o.modes[c];
+  }
+  w->ncontacts = w->nmemory = n;
+  advance(w, s->dof, s->o.vplus, w->time + w->settings.h, s->pose);
+  memcpy(w->bodies, s->pose, w->nbodies * sizeof *w->bodies);
+  w->time += w->settings.h;
+  return CPK_OK;
+}
+
+static int run_step(cpk_world *w, step_ws *s, cpk_sim_step_info *info, cpk_error *err)
+{
+  int rc = first_solve(w, s, err);
+  double change = INFINITY, scale = 1;
+  info->sweeps = 1;
+  for (int k = 0; !rc && k < w->settings.implicit_iterations; k++) {
+    for (size_t i = 0; i < s->nv; i++) scale = fmax(scale, fabs(s->o.vplus[i]));
+    rc = implicit_sweep(w, s, &change, err);
+    info->sweeps++;
+    if (!rc && change <= w->settings.implicit_tol * scale) break;
+  }
+  info->implicit_converged = w->settings.implicit_iterations == 0 ||
+                             change <= w->settings.implicit_tol * scale;
+  info->status = s->o.status;
+  info->residual = s->o.residual;
+  info->iterations = s->o.iterations;
+  if (!rc && commit(w, s)) rc = cpk_error_set(err, CPK_ENOMEM, "out of memory");
+  return rc;
+}
+
+int cpk_world_step(cpk_world *w, cpk_sim_step_info *info, cpk_error *err)
+{
+  step_ws s;
+  cpk_sim_step_info local;
+  double t0 = cpk_wtime();
+  if (!info) info = &local;
+  memset(info, 0, sizeof *info);
+  memset(&s, 0, sizeof s);
+  s.dof = cpk_alloc_array(w->nbodies + 1, sizeof *s.dof);
+  s.pose = cpk_alloc_array(w->nbodies + 1, sizeof *s.pose);
+  if (!s.dof || !s.pose) {
+    free(s.dof);
+    free(s.pose);
+    return cpk_error_set(err, CPK_ENOMEM, "out of memory");
+  }
+  int rc = sim_dofs(w, s.dof, &s.nv) ? CPK_OK
+                                      : cpk_error_set(err, CPK_EINVAL, "the world has no dynamic body");
+  cpk_body *saved = NULL;
+  if (!rc) {
+    saved = cpk_alloc_array(w->nbodies, sizeof *saved);
+    rc = saved ? CPK_OK : cpk_error_set(err, CPK_ENOMEM, "out of memory");
+  }
+  if (!rc) {
+    memcpy(saved, w->bodies, w->nbodies * sizeof *saved);
+    driven_midstep(w);
+    rc = run_step(w, &s, info, err);
+    if (rc) memcpy(w->bodies, saved, w->nbodies * sizeof *saved); /* failed: not moved */
+  }
+  info->time = w->time;
+  info->ncontacts = rc ? 0 : w->ncontacts;
+  info->contacts = w->contacts;
+  info->solve_time_s = cpk_wtime() - t0;
+  free(saved);
+  free(s.dof);
+  free(s.pose);
+  free(s.g);
+  free(s.psi);
+  out_free(&s.o);
+  return rc;
+}
+
+int cpk_world_contact_system(cpk_world *w, cpk_contact_system **out, cpk_error *err)
+{
+  sim_geom *g = NULL;
+  size_t ng = 0, cap = 0;
+  *out = NULL;
+  int rc = collide_at(w, NULL, &g, &ng, &cap, err);
+  if (!rc) rc = sim_assemble(w, NULL, g, ng, NULL, out, err);
+  free(g);
+  return rc;
+}

@@ -1,0 +1,57 @@
+/* world.h: the time-stepper's world object and the contact geometry it finds (internal to sim/). */
+#ifndef CPK_SIM_WORLD_H
+#define CPK_SIM_WORLD_H
+#include <cpkit/sim.h>
+
+/* A material set for a body pair (i <= j). */
+typedef struct sim_material {
+  size_t i, j;
+  int ignore;
+  cpk_contact_params params;
+  double *dirs; /* owned copy of params.directions */
+} sim_material;
+
+/* Contact geometry of one pair feature: what collision detection finds. */
+typedef struct sim_geom {
+  size_t body[2];
+  int feature;
+  double point[3];  /* on body[0], world frame */
+  double normal[3]; /* unit, into body[0] */
+  double gap;
+} sim_geom;
+
+/* Remembered state of a contact between steps, keyed by (body pair, feature). */
+typedef struct sim_memory {
+  size_t body[2];
+  int feature;
+  double P[4];
+  double delta[3];
+} sim_memory;
+
+struct cpk_world {
+  cpk_sim_settings settings;
+  double time;
+  size_t nbodies, cap_bodies;
+  cpk_body *bodies;
+  double (*x0)[3], (*q0)[4]; /* initial pose of driven bodies */
+  size_t nmaterials, cap_materials;
+  sim_material *materials;
+  cpk_contact_params default_material;
+  double *default_dirs;
+  /* last step */
+  size_t ncontacts, cap_contacts;
+  cpk_sim_contact *contacts;
+  size_t nmemory, cap_memory;
+  sim_memory *memory;
+};
+
+/* Find the contacts of the world at its current poses (gap <= margin).
+ * *geoms is reallocated by the callee; *n receives the count. */
+int sim_collide(const cpk_world *w, sim_geom **geoms, size_t *n, size_t *cap, cpk_error *err);
+/* Pose and velocity of driven body b at time t (from its initial pose). */
+void sim_motion_eval(const cpk_body *b, const double x0[3], const double q0[4], double t,
+                     double x[3], double q[4], double v[3], double om[3]);
+/* The material for pair (i, j) (never NULL: falls back to the default). */
+const cpk_contact_params *sim_material_of(const cpk_world *w, size_t i, size_t j, int *ignore);
+
+#endif
