@@ -17,19 +17,19 @@
 typedef struct rd {
   const char *path, *text;
   cpk_error *err;
-  cvm_json_seg stack[MAX_DEPTH];
+  cpk_json_seg stack[MAX_DEPTH];
   int depth;
 } rd;
 
 static void push_key(rd *r, const char *key)
 {
-  if (r->depth < MAX_DEPTH) r->stack[r->depth] = (cvm_json_seg){key, 0};
+  if (r->depth < MAX_DEPTH) r->stack[r->depth] = (cpk_json_seg){key, 0};
   r->depth++;
 }
 
 static void push_index(rd *r, size_t i)
 {
-  if (r->depth < MAX_DEPTH) r->stack[r->depth] = (cvm_json_seg){NULL, i};
+  if (r->depth < MAX_DEPTH) r->stack[r->depth] = (cpk_json_seg){NULL, i};
   r->depth++;
 }
 
@@ -61,7 +61,7 @@ fail(rd *r, const char *fmt, ...)
   va_end(ap);
   where(r, at, sizeof at);
   int depth = r->depth < MAX_DEPTH ? r->depth : MAX_DEPTH;
-  long line = cvm_json_locate(r->text, r->stack, depth);
+  long line = cpk_json_locate(r->text, r->stack, depth);
   return cpk_error_set(r->err, CPK_EPARSE, "%s:%ld: %s%s%s", r->path, line, at, at[0] ? ": " : "",
                        what);
 }

@@ -35,32 +35,12 @@ const cli_command cli_cmd_compile = {
     "gives a nonlinear problem; 2 for a usage error.\n",
     run};
 
-/* "D" or "E:C:P". */
+/* "D" or "E:C:P" (the library parses it). */
 static int parse_directions(const cli_command *cmd, const char *arg, cpk_compile_options *o)
 {
-  char buf[64];
-  long v[3];
-  if (strlen(arg) >= sizeof buf) return cli_usage_error(cmd, "--directions: '%s' is too long", arg);
-  strcpy(buf, arg);
-  if (!strchr(buf, ':')) {
-    int st = cli_parse_long(cmd, "--directions", buf, 1, &v[0]);
-    if (st != CLI_CONTINUE) return st;
-    o->directions.kind = CPK_DIRECTIONS_PLANE;
-    o->directions.d = (size_t)v[0];
-    return CLI_CONTINUE;
-  }
-  char *save = NULL, *tok = strtok_r(buf, ":", &save);
-  for (int k = 0; k < 3; k++) {
-    if (!tok) return cli_usage_error(cmd, "--directions expects D or E:C:P, got '%s'", arg);
-    int st = cli_parse_long(cmd, "--directions", tok, k == 0 ? 1 : 0, &v[k]);
-    if (st != CLI_CONTINUE) return st;
-    tok = strtok_r(NULL, ":", &save);
-  }
-  if (tok) return cli_usage_error(cmd, "--directions expects D or E:C:P, got '%s'", arg);
-  o->directions.kind = CPK_DIRECTIONS_ELLIPSOID;
-  o->directions.equator = (size_t)v[0];
-  o->directions.circles = (size_t)v[1];
-  o->directions.per_circle = (size_t)v[2];
+  cpk_error err;
+  if (cpk_compile_options_set_directions(o, arg, &err))
+    return cli_usage_error(cmd, "--%s", err.message);
   return CLI_CONTINUE;
 }
 

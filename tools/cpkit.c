@@ -23,6 +23,8 @@ static const cli_command *const commands[] = {
     &cli_cmd_solve_system,
     &cli_cmd_bench,
     &cli_cmd_check,
+    &cli_cmd_simulate,
+    &cli_cmd_demo,
     &cli_cmd_help,
 };
 

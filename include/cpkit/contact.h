@@ -239,6 +239,14 @@ typedef struct cpk_compile_options {
 
 /** Defaults: form AUTO, 8 plane directions, rolling_tol 1e-9, sparse. */
 CPK_API void cpk_compile_options_default(cpk_compile_options *o);
+/**
+ * Set the polyhedral directions from their text form: "D" (D >= 1 plane
+ * directions) or "E:C:P" (ellipsoid: E >= 1 on the equator, C circles per
+ * hemisphere, P per circle), as `cpkit compile --directions` and scene files
+ * take them. CPK_EINVAL with a message for anything else (o unchanged).
+ */
+CPK_API int cpk_compile_options_set_directions(cpk_compile_options *o, const char *spec,
+                                               cpk_error *err);
 
 /** Role of one unknown of a compiled problem. */
 typedef enum cpk_var_role {

@@ -184,5 +184,85 @@ CPK_API double cpk_world_energy(const cpk_world *w);
  */
 CPK_API int cpk_world_contact_system(cpk_world *w, cpk_contact_system **out, cpk_error *err);
 
+/* ---- quantities --------------------------------------------------------- */
+
+/**
+ * A named quantity of the world after its last step (names in
+ * doc/simulate.md: "BODY.x[0]", "BODY.w[2]", "BODY.speed", "BODY.fn",
+ * "BODY.mode", "energy", "time", ...). CPK_ENOTFOUND with a message for an
+ * unknown body or quantity.
+ */
+CPK_API int cpk_world_quantity(const cpk_world *w, const char *name, double *value,
+                               cpk_error *err);
+
+/* ---- scenes: a world, its run and its checks, read from a file ---------- */
+
+/** How a check measures its quantity. */
+typedef enum cpk_check_kind {
+  CPK_CHECK_AT = 0,    /**< value at time `at` (first step ending at or after it) */
+  CPK_CHECK_FINAL = 1, /**< value at the end */
+  CPK_CHECK_MAX = 2,   /**< largest value over the run */
+  CPK_CHECK_MIN = 3,   /**< smallest value over the run */
+  CPK_CHECK_FIRST = 4  /**< first time the quantity satisfies `op value` */
+} cpk_check_kind;
+
+/** A check of a scene: a measured quantity against a known answer. */
+typedef struct cpk_scene_check {
+  char label[128], quantity[64], why[512], source[128];
+  cpk_check_kind kind;
+  double at;      /**< CPK_CHECK_AT */
+  char op[3];     /**< CPK_CHECK_FIRST: "<=", ">=" or "==" */
+  double value;   /**< CPK_CHECK_FIRST threshold */
+  double expected, tol;
+  /* filled by a run */
+  int measured_valid; /**< 0 when the run never reached the measurement */
+  double measured;
+  int passed;
+} cpk_scene_check;
+
+/** A scene (opaque): bodies, materials, settings, duration and checks. */
+typedef struct cpk_scene cpk_scene;
+
+/** Read a scene file (schema in doc/simulate.md); errors `file:line: path: what`. */
+CPK_API int cpk_scene_read_file(const char *path, cpk_scene **out, cpk_error *err);
+/** Same from a string; `name` is used in messages. */
+CPK_API int cpk_scene_read_string(const char *text, const char *name, cpk_scene **out,
+                                  cpk_error *err);
+CPK_API void cpk_scene_free(cpk_scene *s);
+/** Name and description ("" when absent). */
+CPK_API const char *cpk_scene_name(const cpk_scene *s);
+CPK_API const char *cpk_scene_description(const cpk_scene *s);
+/** The settings the world will be built with: change them before cpk_scene_world. */
+CPK_API cpk_sim_settings *cpk_scene_settings(cpk_scene *s);
+CPK_API double cpk_scene_duration(const cpk_scene *s);
+CPK_API void cpk_scene_set_duration(cpk_scene *s, double duration);
+/** A new world in the scene's initial state. */
+CPK_API int cpk_scene_world(const cpk_scene *s, cpk_world **out, cpk_error *err);
+CPK_API size_t cpk_scene_nchecks(const cpk_scene *s);
+CPK_API cpk_scene_check *cpk_scene_check_get(cpk_scene *s, size_t i);
+
+/** Called after every step of cpk_scene_run; return non-zero to stop the run. */
+typedef int (*cpk_scene_step_fn)(const cpk_world *w, const cpk_sim_step_info *info, void *data);
+
+/**
+ * Run the scene on world w (from cpk_scene_world) until its duration,
+ * calling fn (may be NULL) after every step and measuring the checks. A step
+ * error stops the run and is returned (the checks keep what was measured).
+ * *steps (may be NULL) receives the number of steps done.
+ */
+CPK_API int cpk_scene_run(cpk_scene *s, cpk_world *w, cpk_scene_step_fn fn, void *data,
+                          long *steps, cpk_error *err);
+
+/* ---- trajectories (CSV, columns in doc/simulate.md) ---------------------- */
+
+/** Header row of the trajectory CSV: time, then per dynamic body its state and contact sums, energy, iterations, residual. */
+CPK_API int cpk_world_csv_header(const cpk_world *w, FILE *f);
+/** One row after a step (info from cpk_world_step). CPK_EIO on a write error. */
+CPK_API int cpk_world_csv_row(const cpk_world *w, const cpk_sim_step_info *info, FILE *f);
+/** Header of the per-contact CSV. */
+CPK_API int cpk_world_contacts_csv_header(FILE *f);
+/** One row per contact of the last step. */
+CPK_API int cpk_world_contacts_csv_rows(const cpk_world *w, FILE *f);
+
 CPK_END_DECLS
 #endif

@@ -55,7 +55,7 @@ static int key_is(const char *p, const char *key)
 }
 
 /* Descend into member `key` (object) or element `index` (array); NULL when absent. */
-static const char *step(const char *p, long *line, const cvm_json_seg *s)
+static const char *step(const char *p, long *line, const cpk_json_seg *s)
 {
   p = skip_ws(p, line);
   if (s->key && *p == '{') {
@@ -87,7 +87,7 @@ static const char *step(const char *p, long *line, const cvm_json_seg *s)
   return NULL;
 }
 
-long cvm_json_locate(const char *text, const cvm_json_seg *path, int depth)
+long cpk_json_locate(const char *text, const cpk_json_seg *path, int depth)
 {
   long line = 1;
   const char *p = text;
