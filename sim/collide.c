@@ -79,7 +79,9 @@ static int pair(const cpk_world *w, size_t i, size_t j, sim_geom **g, size_t *n,
   cpk_shape_kind ki = w->bodies[i].shape.kind, kj = w->bodies[j].shape.kind;
   if (ki != CPK_SHAPE_PLANE && kj == CPK_SHAPE_PLANE) return against_plane(w, i, j, g, n, cap);
   if (ki == CPK_SHAPE_PLANE && kj != CPK_SHAPE_PLANE) return against_plane(w, j, i, g, n, cap);
-  if (ki == CPK_SHAPE_SPHERE && kj == CPK_SHAPE_SPHERE) return sphere_sphere(w, i, j, g, n, cap);
+  if (ki == CPK_SHAPE_SPHERE && kj == CPK_SHAPE_SPHERE) /* the dynamic one first */
+    return w->bodies[i].kind == CPK_BODY_DYNAMIC ? sphere_sphere(w, i, j, g, n, cap)
+                                                 : sphere_sphere(w, j, i, g, n, cap);
   if (ki == CPK_SHAPE_PLANE && kj == CPK_SHAPE_PLANE) return CPK_OK; /* half-spaces: none */
   return cpk_error_set(err, CPK_EUNSUP,
                        "bodies '%s' and '%s': no contact routine for this pair of shapes "

@@ -1,0 +1,326 @@
+/* t_sim.c: the time-stepper against closed-form motions (free fall, torque-free spin, bodies at rest on planes and spheres, a driven plate), its failure handling, and the scene reader's messages. */
+#include <math.h>
+#include <string.h>
+#include <cpkit/cpkit.h>
+#include "testlib.h"
+
+static const double G = 9.81;
+
+static cpk_world *world_g(const char *model, double h, double g)
+{
+  cpk_sim_settings S;
+  cpk_world *w = NULL;
+  cpk_error err;
+  cpk_sim_settings_default(&S);
+  S.h = h;
+  S.gravity[2] = -g;
+  strcpy(S.model, model);
+  if (cpk_world_alloc(&S, &w, &err)) t_diag("world: %s", err.message);
+  return w;
+}
+
+static cpk_world *world(const char *model, double h) { return world_g(model, h, G); }
+
+static size_t add(cpk_world *w, const char *name, cpk_body_kind kind, cpk_shape_kind shape,
+                  double size0, const double x[3])
+{
+  cpk_body b;
+  cpk_error err;
+  size_t i = (size_t)-1;
+  cpk_body_default(&b);
+  strcpy(b.name, name);
+  b.kind = kind;
+  b.shape.kind = shape;
+  b.shape.size[0] = size0;
+  memcpy(b.x, x, sizeof b.x);
+  if (cpk_world_add_body(w, &b, &i, &err)) t_diag("add %s: %s", name, err.message);
+  return i;
+}
+
+static void friction(cpk_world *w, double mu)
+{
+  cpk_contact_params m;
+  cpk_contact_params_default(&m);
+  m.mu = mu;
+  cpk_world_set_default_material(w, &m, NULL);
+}
+
+static int steps(cpk_world *w, int n)
+{
+  cpk_error err;
+  for (int k = 0; k < n; k++)
+    if (cpk_world_step(w, NULL, &err)) {
+      t_diag("step %d: %s", k, err.message);
+      return 0;
+    }
+  return 1;
+}
+
+/* Symplectic Euler in free fall: v_n = -g n h, z_n = z0 - g h^2 n (n + 1) / 2. */
+static void test_free_fall(void)
+{
+  const double x[3] = {0, 0, 10}, h = 0.01;
+  cpk_world *w = world("polyhedral", h);
+  add(w, "ball", CPK_BODY_DYNAMIC, CPK_SHAPE_SPHERE, 0.5, x);
+  double e0 = cpk_world_energy(w);
+  t_ok(steps(w, 50), "free fall: 50 steps without contacts");
+  const cpk_body *b = cpk_world_body(w, 0);
+  t_near(b->v[2], -G * 50 * h, 1e-12, "free fall: v = -g t");
+  t_near(b->x[2], 10 - G * h * h * 50 * 51 / 2, 1e-12, "free fall: symplectic Euler position");
+  /* x+ = x + h v+ loses g^2 h^2 / 2 per step */
+  t_near(cpk_world_energy(w) - e0, -0.5 * G * G * h * h * 50, 1e-9, "free fall: energy loss g^2 h^2 n / 2");
+  cpk_world_free(w);
+}
+
+/* Torque-free spin about a principal axis: constant w; the orientation turns by w t. */
+static void test_spin(void)
+{
+  const double x[3] = {0, 0, 0}, h = 0.01, om = 3.0;
+  cpk_world *w = world_g("polyhedral", h, 0);
+  cpk_body b;
+  cpk_body_default(&b);
+  strcpy(b.name, "top");
+  b.inertia[0] = 1, b.inertia[1] = 2, b.inertia[2] = 3;
+  b.w[1] = om;
+  memcpy(b.x, x, sizeof b.x);
+  t_ok(cpk_world_add_body(w, &b, NULL, NULL) == CPK_OK, "spin: body added");
+  t_ok(steps(w, 100), "spin: 100 steps");
+  const cpk_body *s = cpk_world_body(w, 0);
+  t_near(s->w[1], om, 1e-12, "spin: w constant about a principal axis");
+  t_near(s->q[0], cos(0.5 * om * 1.0), 1e-12, "spin: q_w = cos(w t / 2)");
+  t_near(s->q[2], sin(0.5 * om * 1.0), 1e-12, "spin: q_y = sin(w t / 2)");
+  cpk_world_free(w);
+}
+
+/* A sphere resting on a plane stays at rest under every model; P_n = m g h. */
+static void test_rest(const char *model)
+{
+  const double zero[3] = {0, 0, 0}, x[3] = {0, 0, 1}, h = 0.01;
+  cpk_world *w = world(model, h);
+  cpk_sim_step_info info;
+  cpk_error err;
+  add(w, "ground", CPK_BODY_FIXED, CPK_SHAPE_PLANE, 0, zero);
+  add(w, "ball", CPK_BODY_DYNAMIC, CPK_SHAPE_SPHERE, 1, x);
+  friction(w, 0.5);
+  int ok = 1;
+  for (int k = 0; k < 20 && ok; k++) ok = cpk_world_step(w, &info, &err) == CPK_OK;
+  if (!ok) t_diag("%s", err.message);
+  t_ok(ok && info.ncontacts == 1, "%s: resting sphere has one contact", model);
+  /* Newton solvers stop at the residual tolerance 1e-8, so 1e-7 here */
+  t_near(ok ? info.contacts[0].P[0] : 0, G * h, 1e-7, "%s: P_n = m g h", model);
+  t_near(cpk_world_body(w, 1)->x[2], 1, 1e-9, "%s: no sinking", model);
+  t_near(cpk_world_body(w, 1)->v[2], 0, 1e-7, "%s: no velocity", model);
+  cpk_world_free(w);
+}
+
+/* A rod lying flat: two end contacts sharing the weight; a tilted ellipsoid
+ * touching at its analytic lowest point. */
+static void test_shapes(void)
+{
+  const double zero[3] = {0, 0, 0}, h = 0.01;
+  cpk_world *w = world("polyhedral", h);
+  cpk_body b;
+  cpk_sim_step_info info;
+  add(w, "ground", CPK_BODY_FIXED, CPK_SHAPE_PLANE, 0, zero);
+  cpk_body_default(&b);
+  strcpy(b.name, "rod");
+  b.shape.kind = CPK_SHAPE_ROD;
+  b.shape.size[0] = 1; /* half length */
+  b.shape.size[1] = 0.1;
+  b.x[2] = 0.1;
+  cpk_world_add_body(w, &b, NULL, NULL);
+  friction(w, 0.3);
+  int ok = cpk_world_step(w, &info, NULL) == CPK_OK && cpk_world_step(w, &info, NULL) == CPK_OK;
+  t_ok(ok && info.ncontacts == 2, "rod: two end contacts");
+  t_near(ok ? info.contacts[0].P[0] : 0, 0.5 * G * h, 1e-9, "rod: each end carries m g h / 2");
+  t_near(ok ? info.contacts[1].point[0] : 0, 1, 1e-12, "rod: second contact at x = +L");
+  cpk_world_free(w);
+
+  /* ellipsoid (a, b, c) = (2, 1, 0.5) turned by th about y: lowest point at
+   * depth sqrt(a^2 sin^2 th + c^2 cos^2 th) below the centre */
+  const double th = 0.3, a = 2, c = 0.5, depth = sqrt(a * a * sin(th) * sin(th) + c * c * cos(th) * cos(th));
+  w = world("polyhedral", h);
+  add(w, "ground", CPK_BODY_FIXED, CPK_SHAPE_PLANE, 0, zero);
+  cpk_body_default(&b);
+  strcpy(b.name, "egg");
+  b.shape.kind = CPK_SHAPE_ELLIPSOID;
+  b.shape.size[0] = a, b.shape.size[1] = 1, b.shape.size[2] = c;
+  b.q[0] = cos(th / 2), b.q[2] = sin(th / 2);
+  b.x[2] = depth + 5e-4; /* inside the margin */
+  cpk_world_add_body(w, &b, NULL, NULL);
+  cpk_contact_system *sys = NULL;
+  ok = cpk_world_contact_system(w, &sys, NULL) == CPK_OK;
+  t_ok(ok && sys->nc == 1, "ellipsoid: one contact within the margin");
+  t_near(ok && sys->nc ? sys->contacts[0].psi : -1, 5e-4, 1e-12, "ellipsoid: gap from the analytic lowest point");
+  cpk_contact_system_free(sys);
+  cpk_world_free(w);
+}
+
+/* A ball resting on top of a fixed ball, off-centre: normal along the centre line. */
+static void test_sphere_sphere(void)
+{
+  const double base[3] = {0, 0, 0}, top[3] = {0.6, 0, 0.8}, h = 0.01;
+  cpk_world *w = world("polyhedral", h);
+  cpk_sim_step_info info;
+  add(w, "base", CPK_BODY_FIXED, CPK_SHAPE_SPHERE, 0.5, base);
+  add(w, "top", CPK_BODY_DYNAMIC, CPK_SHAPE_SPHERE, 0.5, top);
+  friction(w, 1.0);
+  int ok = cpk_world_step(w, &info, NULL) == CPK_OK;
+  t_ok(ok && info.ncontacts == 1, "sphere-sphere: one contact");
+  const cpk_sim_contact *k = ok && info.ncontacts ? &info.contacts[0] : NULL;
+  t_ok(k && k->body[0] == 1 && fabs(k->normal[0] - 0.6) < 1e-12 && fabs(k->normal[2] - 0.8) < 1e-12,
+       "sphere-sphere: normal into the top ball along the centre line");
+  /* sticking (mu = 1 > tan of the 36.9 degree slope): P_n = m g h cos, friction m g h sin */
+  t_near(k ? k->P[0] : 0, G * h * 0.8, 1e-9, "sphere-sphere: P_n = m g h cos(theta)");
+  cpk_world_free(w);
+}
+
+/* A particle on a plate vibrating below g acceleration rides with it. */
+static void test_driven_plate(void)
+{
+  const double zero[3] = {0, 0, 0}, h = 1e-3, amp = 0.001, f = 10; /* a (2 pi f)^2 = 3.9 < g */
+  cpk_world *w = world("polyhedral", h);
+  cpk_body b;
+  cpk_body_default(&b);
+  strcpy(b.name, "plate");
+  b.kind = CPK_BODY_DRIVEN;
+  b.shape.kind = CPK_SHAPE_PLANE;
+  b.motion.kind = CPK_MOTION_VIBRATING;
+  b.motion.p[2] = 1, b.motion.p[3] = amp, b.motion.p[4] = f;
+  cpk_world_add_body(w, &b, NULL, NULL);
+  add(w, "p", CPK_BODY_DYNAMIC, CPK_SHAPE_SPHERE, 0, zero);
+  friction(w, 0.3);
+  t_ok(steps(w, 125), "plate: 125 steps");
+  double zp = amp * sin(2 * 3.14159265358979323846 * f * 0.125);
+  t_near(cpk_world_body(w, 0)->x[2], zp, 1e-12, "plate: driven to its prescribed position");
+  t_near(cpk_world_body(w, 1)->x[2], zp, 1e-5, "plate: the particle rides on it (gap O(h v))");
+  cpk_world_free(w);
+}
+
+/* A solve that fails leaves the world where it was, with CPK_ENOCONV and the status. */
+static void test_failure(void)
+{
+  const double zero[3] = {0, 0, 0}, x[3] = {0, 0, 1};
+  cpk_sim_settings S;
+  cpk_world *w = NULL;
+  cpk_error err;
+  cpk_sim_step_info info;
+  cpk_sim_settings_default(&S);
+  S.h = 0.01;
+  strcpy(S.solver, "lemke");
+  S.solve.max_iter = 1; /* one pivot cannot solve a frictional contact */
+  cpk_world_alloc(&S, &w, NULL);
+  add(w, "ground", CPK_BODY_FIXED, CPK_SHAPE_PLANE, 0, zero);
+  add(w, "ball", CPK_BODY_DYNAMIC, CPK_SHAPE_SPHERE, 1, x);
+  friction(w, 0.5);
+  int rc = cpk_world_step(w, &info, &err);
+  t_ok(rc == CPK_ENOCONV && info.status != CPK_STATUS_SOLVED, "failure: CPK_ENOCONV with the status");
+  t_ok(rc && strstr(err.message, "lemke") != NULL, "failure: message names the solver (%s)", err.message);
+  t_ok(cpk_world_time(w) == 0 && cpk_world_body(w, 1)->v[2] == 0, "failure: world not moved");
+  double v;
+  t_ok(cpk_world_quantity(w, "ball.nosuch", &v, &err) == CPK_ENOTFOUND, "quantity: unknown name refused");
+  t_ok(cpk_world_quantity(w, "ghost.x[0]", &v, &err) == CPK_ENOTFOUND, "quantity: unknown body refused");
+  t_ok(cpk_world_quantity(w, "ball.x[3]", &v, &err) == CPK_ENOTFOUND, "quantity: index out of range refused");
+  cpk_body b;
+  cpk_body_default(&b);
+  b.mass = 0;
+  t_ok(cpk_world_add_body(w, &b, NULL, &err) == CPK_EINVAL, "body: mass 0 refused (%s)", err.message);
+  cpk_world_free(w);
+}
+
+/* The scene reader: a good scene runs and its checks measure; each malformed
+ * one is refused at its line. */
+static const char *good_scene =
+    "{\"cpkit_scene\": 1, \"name\": \"drop\", \"step\": 0.01, \"duration\": 0.1,\n"
+    " \"bodies\": [{\"name\": \"ball\", \"shape\": \"sphere\", \"radius\": 1, \"mass\": 2,\n"
+    "              \"position\": [0, 0, 5]}],\n"
+    " \"checks\": [{\"label\": \"v\", \"quantity\": \"ball.v[2]\", \"final\": true,\n"
+    "              \"expected\": -0.981, \"tol\": 1e-9},\n"
+    "             {\"label\": \"below 4.99\", \"quantity\": \"ball.x[2]\",\n"
+    "              \"first\": {\"op\": \"<=\", \"value\": 4.99}, \"expected\": 0.05, \"tol\": 1e-9}]}\n";
+
+static void test_scene_good(void)
+{
+  cpk_scene *s = NULL;
+  cpk_world *w = NULL;
+  cpk_error err;
+  long n = 0;
+  int rc = cpk_scene_read_string(good_scene, "good", &s, &err);
+  t_ok(rc == CPK_OK, "scene: good scene read (%s)", rc ? err.message : "ok");
+  if (rc) return;
+  t_ok(cpk_scene_world(s, &w, &err) == CPK_OK && cpk_world_body(w, 0)->inertia[0] == 0.8,
+       "scene: default inertia of a solid sphere 2 m r^2 / 5");
+  t_ok(cpk_scene_run(s, w, NULL, NULL, &n, &err) == CPK_OK && n == 10, "scene: 10 steps");
+  cpk_scene_check *c0 = cpk_scene_check_get(s, 0), *c1 = cpk_scene_check_get(s, 1);
+  t_ok(c0->measured_valid && c0->passed, "scene: final velocity check passes (%g)", c0->measured);
+  /* z_n = 5 - g h^2 n (n + 1) / 2 <= 4.99 first at n = 5 */
+  t_ok(c1->measured_valid && c1->passed, "scene: first-time check at t = 0.05 (%g)", c1->measured);
+  cpk_world_free(w);
+  cpk_scene_free(s);
+}
+
+static void bad_scene(const char *text, const char *expect, const char *what)
+{
+  cpk_scene *s = NULL;
+  cpk_error err = {0, ""};
+  int rc = cpk_scene_read_string(text, "bad.json", &s, &err);
+  t_ok(rc != CPK_OK && s == NULL && strstr(err.message, expect) != NULL, "scene: %s -> '%s' (%s)",
+       what, expect, err.message);
+  cpk_scene_free(s);
+}
+
+static void test_scene_bad(void)
+{
+  bad_scene("{\"cpkit_scene\": 1, \"step\": 0.01, \"duration\": 1,\n \"bodies\": [],\n}", "bad.json:3:",
+            "syntax error");
+  bad_scene("{\"cpkit_scene\": 2}", "unsupported version", "version");
+  bad_scene("{\"cpkit_scene\": 1, \"step\": 0.01, \"duration\": 1,\n \"colour\": 3,\n \"bodies\": []}",
+            "bad.json:2: colour: unknown key", "unknown key");
+  bad_scene("{\"cpkit_scene\": 1, \"duration\": 1, \"bodies\": []}", "step: missing", "missing step");
+  bad_scene("{\"cpkit_scene\": 1, \"step\": -1, \"duration\": 1,\n \"bodies\": [{\"name\": \"b\", "
+            "\"shape\": \"sphere\", \"radius\": 1, \"mass\": 1}]}",
+            "step h must be > 0", "negative step");
+  bad_scene("{\"cpkit_scene\": 1, \"step\": 0.1, \"duration\": 1,\n \"bodies\": [\n"
+            "  {\"name\": \"b\", \"shape\": \"cube\", \"mass\": 1}]}",
+            "bad.json:3: bodies[0].shape: unknown shape 'cube'", "unknown shape");
+  bad_scene("{\"cpkit_scene\": 1, \"step\": 0.1, \"duration\": 1,\n \"bodies\": [\n"
+            "  {\"name\": \"b\", \"shape\": \"sphere\", \"radius\": 1}]}",
+            "bodies[0].mass: missing", "dynamic body without mass");
+  bad_scene("{\"cpkit_scene\": 1, \"step\": 0.1, \"duration\": 1,\n \"bodies\": [\n"
+            "  {\"name\": \"b\", \"shape\": \"sphere\", \"radius\": 1, \"mass\": 1}],\n"
+            " \"materials\": [{\"bodies\": [\"b\", \"ghost\"], \"mu\": 1}]}",
+            "bad.json:4: materials[0].bodies: no body called 'ghost'", "material of an unknown body");
+  bad_scene("{\"cpkit_scene\": 1, \"step\": 0.1, \"duration\": 1,\n \"bodies\": [\n"
+            "  {\"name\": \"b\", \"shape\": \"sphere\", \"radius\": 1, \"mass\": 1}],\n"
+            " \"checks\": [{\"label\": \"x\", \"quantity\": \"b.colour\", \"final\": true,\n"
+            "   \"expected\": 0, \"tol\": 1}]}",
+            "bad.json:4: checks[0].quantity: quantity 'b.colour': unknown", "unknown quantity");
+  bad_scene("{\"cpkit_scene\": 1, \"step\": 0.1, \"duration\": 1,\n \"bodies\": [\n"
+            "  {\"name\": \"b\", \"shape\": \"sphere\", \"radius\": 1, \"mass\": 1}],\n"
+            " \"checks\": [{\"label\": \"x\", \"quantity\": \"b.x[0]\", \"final\": true, \"max\": true,\n"
+            "   \"expected\": 0, \"tol\": 1}]}",
+            "give exactly one of", "two measurements in one check");
+  bad_scene("{\"cpkit_scene\": 1, \"step\": 0.1, \"duration\": 1, \"model\": \"magic\",\n"
+            " \"bodies\": [{\"name\": \"b\", \"shape\": \"sphere\", \"radius\": 1, \"mass\": 1}]}",
+            "unknown contact model 'magic'", "unknown model");
+  bad_scene("{\"cpkit_scene\": 1, \"step\": 0.1, \"duration\": 1,\n \"bodies\": [\n"
+            "  {\"name\": \"p\", \"kind\": \"driven\", \"shape\": \"plane\"}]}",
+            "a driven body needs a motion", "driven body without motion");
+}
+
+int main(void)
+{
+  test_free_fall();
+  test_spin();
+  test_rest("polyhedral");
+  test_rest("elliptic-torsional");
+  test_rest("point-coulomb");
+  test_rest("kelvin-voigt");
+  test_shapes();
+  test_sphere_sphere();
+  test_driven_plate();
+  test_failure();
+  test_scene_good();
+  test_scene_bad();
+  return t_done();
+}
