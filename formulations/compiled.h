@@ -117,6 +117,8 @@ struct cpk_varmap {
   double *P, *U, *fwork, *floc, *dfdU;
   unsigned char *umask;
   size_t mmax;
+  /* distributed compliance (distributed.c); NULL for the other models */
+  struct cvm_influence *influence;
 };
 
 /* Append an unknown to the contact being set up (the last one in C->cc with m counted). */
@@ -147,5 +149,13 @@ void cvm_impulses(const struct cpk_varmap *C, const double *z, double *P);
 void cvm_contact_velocity(const struct cpk_varmap *C, const double *z, const double *P, double *U);
 /* 1 if contact c of s has a non-zero twist column (body) or 4 unknowns (local). */
 int cvm_has_twist(const cpk_contact_system *s, size_t c);
+
+/* Distributed compliance (distributed.c): the elastic term (G P / h - u0) / h added to U,
+ * its chain rule for the rows of contact c, and freeing. cvm_partial_global is the
+ * partial of a local row with respect to any unknown (global index). */
+void cvm_partial_global(cvm_rowctx *x, size_t row, size_t gcol, double value);
+void cvm_influence_velocity(const struct cpk_varmap *C, const double *P, double *U);
+void cvm_influence_expand(const struct cpk_varmap *C, size_t c, cvm_rowctx *x);
+void cvm_influence_free(struct cvm_influence *G);
 
 #endif

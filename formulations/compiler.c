@@ -48,6 +48,11 @@ void cvm_partial(cvm_rowctx *x, size_t row, size_t var, double value)
   if (x->em) emit(x->em, x->g[row], x->g[var], value);
 }
 
+void cvm_partial_global(cvm_rowctx *x, size_t row, size_t gcol, double value)
+{
+  if (x->em) emit(x->em, x->g[row], gcol, value);
+}
+
 double cvm_normal_gap(const cvm_rowctx *x, double extra)
 {
   if (x->C->h > 0) return x->U[0] + (x->cc->psi + extra) / x->C->h;
@@ -102,6 +107,7 @@ void cvm_contact_velocity(const cpk_varmap *C, const double *z, const double *P,
       }
       U[4 * c + a] = sum;
     }
+  if (C->influence) cvm_influence_velocity(C, P, U);
 }
 
 /* Momentum rows F_v = M v - sum_c J_c P_c - rhs (mixed form only). */
@@ -196,6 +202,7 @@ static int assemble(cpk_varmap *C, const double *z, double *f, cvm_emitter *em)
       expand_mixed(C, c, &x, em);
     else if (em)
       expand_reduced(C, c, &x, em);
+    if (em && C->influence) cvm_influence_expand(C, c, &x);
   }
   if (em && em->failed) return CPK_ENOMEM;
   for (size_t i = 0; i < C->n; i++)
@@ -564,13 +571,14 @@ void cpk_varmap_free(cpk_varmap *C)
   free(C->floc);
   free(C->dfdU);
   free(C->umask);
+  cvm_influence_free(C->influence);
   free(C);
 }
 
 /* ---- by name ------------------------------------------------------------------ */
 
-static const char *const model_names[CPK_MODEL_COUNT] = {"point-coulomb", "elliptic-torsional",
-                                                         "polyhedral", "kelvin-voigt"};
+static const char *const model_names[CPK_MODEL_COUNT] = {
+    "point-coulomb", "elliptic-torsional", "polyhedral", "kelvin-voigt", "distributed"};
 
 const char *cpk_contact_model_name(cpk_contact_model m)
 {
@@ -608,7 +616,7 @@ int cpk_compile(const cpk_contact_system *s, const char *model, const cpk_compil
   if (cpk_contact_model_from_name(model, &m))
     return cpk_error_set(err, CPK_ENOTFOUND,
                          "unknown model '%s' (valid: point-coulomb, elliptic-torsional, "
-                         "polyhedral, kelvin-voigt)",
+                         "polyhedral, kelvin-voigt, distributed)",
                          model ? model : "(null)");
   switch (m) {
   case CPK_MODEL_POINT_COULOMB: return cpk_compile_point_coulomb(s, options, problem, map, err);
@@ -616,6 +624,7 @@ int cpk_compile(const cpk_contact_system *s, const char *model, const cpk_compil
     return cpk_compile_elliptic_torsional(s, options, problem, map, err);
   case CPK_MODEL_POLYHEDRAL: return cpk_compile_polyhedral(s, options, problem, map, err);
   case CPK_MODEL_KELVIN_VOIGT: return cpk_compile_kelvin_voigt(s, options, problem, map, err);
+  case CPK_MODEL_DISTRIBUTED: return cpk_compile_distributed(s, options, problem, map, err);
   }
   return cpk_error_set(err, CPK_ENOTFOUND, "unknown model");
 }

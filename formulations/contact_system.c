@@ -328,8 +328,47 @@ void cpk_contact_system_free(cpk_contact_system *s)
   free(s->wval);
   cpk_csc_free(s->W);
   free(s->q);
+  cpk_csc_free(s->influence);
+  free(s->u0);
   free(s->dirs);
   free(s);
+}
+
+/* The influence matrix must follow nc: contacts added after it was set make it stale. */
+static int check_influence(const cpk_contact_system *s, const cpk_csc *G, const double *u0,
+                           cpk_error *err)
+{
+  size_t m;
+  if (cpk_size_mul(s->nc, 3, &m) || !G || G->m != (cpk_int)m || G->n != (cpk_int)m ||
+      cpk_csc_check(G))
+    return cpk_error_set(err, CPK_EINVAL,
+                         "the influence matrix must be a valid %zu x %zu sorted CSC matrix "
+                         "(3 rows and columns per contact)",
+                         3 * s->nc, 3 * s->nc);
+  if (!all_finite(G->x, (size_t)G->p[G->n]) || (u0 && !all_finite(u0, m)))
+    return cpk_error_set(err, CPK_EINVAL, "the influence matrix and u0 must be finite");
+  return CPK_OK;
+}
+
+int cpk_contact_system_set_compliance_matrix(cpk_contact_system *s, const cpk_csc *G,
+                                             const double *u0, cpk_error *err)
+{
+  cpk_csc *copy = NULL;
+  double *u = NULL;
+  if (!s) return cpk_error_set(err, CPK_EINVAL, "no system");
+  if (G) {
+    int rc = check_influence(s, G, u0, err);
+    if (rc) return rc;
+    if (cpk_csc_copy(G, &copy) || !(u = copy_or_zero(u0, 3 * s->nc))) {
+      cpk_csc_free(copy);
+      return cpk_error_set(err, CPK_ENOMEM, "out of memory");
+    }
+  }
+  cpk_csc_free(s->influence);
+  free(s->u0);
+  s->influence = copy;
+  s->u0 = u;
+  return CPK_OK;
 }
 
 int cpk_contact_system_validate(const cpk_contact_system *s, cpk_error *err)
@@ -350,6 +389,11 @@ int cpk_contact_system_validate(const cpk_contact_system *s, cpk_error *err)
     int rc = check_params(&s->contacts[i], i, err);
     if (rc) return rc;
   }
+  if (s->influence && (!s->u0 || check_influence(s, s->influence, s->u0, NULL)))
+    return cpk_error_set(err, CPK_EINVAL,
+                         "the influence matrix does not match the %zu contacts (set it after "
+                         "the last contact)",
+                         s->nc);
   return CPK_OK;
 }
 

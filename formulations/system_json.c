@@ -686,10 +686,35 @@ static int body_mass(rd *r, json_t *root, cpk_csc **M, size_t *nv)
 
 /* ---- the two forms ------------------------------------------------------------------- */
 
-static const char *const body_keys[] = {
-    "cpkit_contact_system", "name", "form", "h", "nv", "M", "bodies", "v", "k", "contacts", NULL};
-static const char *const local_keys[] = {
-    "cpkit_contact_system", "name", "form", "h", "dim", "W", "q", "mu", "contacts", NULL};
+static const char *const body_keys[] = {"cpkit_contact_system", "name", "form", "h", "nv", "M",
+                                        "bodies", "v", "k", "contacts", "influence", "u0", NULL};
+static const char *const local_keys[] = {"cpkit_contact_system", "name", "form", "h", "dim", "W",
+                                         "q", "mu", "contacts", "influence", "u0", NULL};
+
+/* "influence": a matrix of 3 nc rows and columns (distributed compliance), "u0": 3 nc numbers.
+ * Read after the contacts, which fix nc. */
+static int influence(rd *r, json_t *root, cpk_contact_system *s)
+{
+  json_t *g = json_object_get(root, "influence");
+  cpk_csc *G = NULL;
+  double *u0 = NULL;
+  if (!g && json_object_get(root, "u0")) {
+    push_key(r, "u0");
+    return fail(r, "given without \"influence\"");
+  }
+  if (!g) return CPK_OK;
+  push_key(r, "influence");
+  int rc = s->nc > 0 ? matrix_value(r, g, 3 * s->nc, &G) : fail(r, "the system has no contacts");
+  if (!rc) pop(r);
+  if (!rc) rc = get_vector(r, root, "u0", 3 * s->nc, &u0, NULL);
+  if (!rc && cpk_contact_system_set_compliance_matrix(s, G, u0, r->err)) {
+    push_key(r, "influence");
+    rc = relay(r, CPK_EINVAL);
+  }
+  cpk_csc_free(G);
+  free(u0);
+  return rc;
+}
 
 static int read_body(rd *r, json_t *root, cpk_contact_system **out)
 {
@@ -710,6 +735,7 @@ static int read_body(rd *r, json_t *root, cpk_contact_system **out)
     rc = relay(r, CPK_EINVAL);
   }
   if (!rc) rc = contacts_array(r, root, *out, 0, 0);
+  if (!rc) rc = influence(r, root, *out);
   cpk_csc_free(M);
   free(v);
   free(k);
@@ -762,6 +788,7 @@ static int read_local(rd *r, json_t *root, cpk_contact_system **out)
   if (!rc && cpk_contact_system_alloc_local(m / dim, dim, W, q, mu, h, out, r->err))
     rc = relay(r, CPK_EINVAL);
   if (!rc) rc = contacts_array(r, root, *out, m / dim, !json_object_get(root, "mu"));
+  if (!rc) rc = influence(r, root, *out);
   cpk_csc_free(W);
   free(q);
   free(mu);

@@ -144,7 +144,15 @@ int cpk_contact_system_write_json(const cpk_contact_system *s, FILE *f, cpk_erro
     }
     fputs(c + 1 < s->nc ? ",\n" : "\n", f);
   }
-  fputs("  ]\n}\n", f);
+  if (s->influence) { /* distributed compliance; triplets() ends its line with a comma */
+    fputs("  ],\n", f);
+    triplets(f, "influence", s->influence);
+    fputs("  \"u0\": ", f);
+    numbers(f, s->u0, 3 * s->nc, 1);
+    fputs("\n}\n", f);
+  } else {
+    fputs("  ]\n}\n", f);
+  }
   if (ferror(f)) return cpk_error_set(err, CPK_EIO, "write error");
   return CPK_OK;
 }

@@ -88,6 +88,10 @@ typedef struct cpk_contact_system {
   size_t dim; /**< 3 (n, t, o) or 4 (n, t, o, r) unknowns per contact */
   cpk_csc *W; /**< dim*nc square, sorted CSC */
   double *q;  /**< dim*nc free velocity */
+  /* distributed compliance (seed 001 section 4); set with
+     cpk_contact_system_set_compliance_matrix, used by the distributed model only */
+  cpk_csc *influence; /**< 3nc x 3nc influence coefficients over (n, t, o) per contact, or NULL */
+  double *u0;         /**< 3nc elastic displacement at the start of the step (NULL with influence) */
   /* private bookkeeping */
   size_t cap_contacts, cap_rows, cap_dirs, ndirs_total;
   double *dirs; /**< storage of the user directions */
@@ -196,10 +200,12 @@ typedef enum cpk_contact_model {
   CPK_MODEL_ELLIPTIC_TORSIONAL =
       1, /**< "elliptic-torsional": friction ellipsoid with moment (seed 000, 003) */
   CPK_MODEL_POLYHEDRAL = 2,  /**< "polyhedral": linearized cone/ellipsoid, LCP (seed 004 eq. 15) */
-  CPK_MODEL_KELVIN_VOIGT = 3 /**< "kelvin-voigt": compliant layer with rigid core (seed 003) */
+  CPK_MODEL_KELVIN_VOIGT = 3, /**< "kelvin-voigt": compliant layer with rigid core (seed 003) */
+  CPK_MODEL_DISTRIBUTED = 4   /**< "distributed": elements of contact patches with influence
+                                   coefficients, polyhedral friction, LCP (seed 001 section 4) */
 } cpk_contact_model;
 
-#define CPK_MODEL_COUNT 4
+#define CPK_MODEL_COUNT 5
 
 /** "point-coulomb", ...; NULL for an unknown value. */
 CPK_API const char *cpk_contact_model_name(cpk_contact_model m);
@@ -283,7 +289,7 @@ typedef struct cpk_varmap cpk_varmap;
 
 /**
  * Compile `s` with the model called `model` ("point-coulomb",
- * "elliptic-torsional", "polyhedral", "kelvin-voigt"). options NULL = defaults.
+ * "elliptic-torsional", "polyhedral", "kelvin-voigt", "distributed"). options NULL = defaults.
  * On success *problem is an LCP, an affine MCP or a nonlinear MCP (with
  * variable names) and *map its variable map. CPK_ENOTFOUND for an unknown
  * model, CPK_EINVAL for a system the model cannot take (with the reason),
@@ -378,6 +384,43 @@ CPK_API int cpk_varmap_deflection(const cpk_varmap *m, const double *z, size_t c
 
 /** Free (NULL is a no-op). */
 CPK_API void cpk_varmap_free(cpk_varmap *m);
+
+/* ---- distributed compliance (seed 001 section 4) ---- */
+
+/**
+ * Influence coefficients of the "distributed" model (seed 001 section 4.2):
+ * every contact is one element of a discretized contact patch, and G (3 nc x 3 nc,
+ * sorted CSC, rows and columns ordered (n, t, o) per contact) gives the elastic
+ * displacement of the surfaces per unit force: G(3i + a, 3j + b) is the
+ * displacement of element i along a caused by a unit force on element j along b
+ * (the influence functions xi^n, xi^t, gamma^n, gamma^t of eqs. (4.4), (4.6),
+ * summed over both bodies). A displacement along n opens the gap. Elements of
+ * different patches are uncoupled: leave their blocks empty. u0 (3 nc values,
+ * NULL = zeros) is the elastic displacement at the start of the step; only its
+ * tangential parts are used (the normal displacement follows the current forces
+ * and psi is the gap of the undeformed profiles). Both are copied. G NULL removes
+ * the data. Set it after the last contact is added: its size follows nc.
+ * CPK_EINVAL for a wrong size, an invalid matrix or non-finite values.
+ */
+CPK_API int cpk_contact_system_set_compliance_matrix(cpk_contact_system *s, const cpk_csc *G,
+                                                     const double *u0, cpk_error *err);
+
+/**
+ * Distributed compliance with polyhedral (plane) friction per element: with
+ * u = G P / h the displacement under the forces of the step (P impulses), the
+ * velocity of element i becomes U_n + u_n / h along n and U_k + (u_k - u0_k) / h
+ * along k = t, o, and the rows are those of the polyhedral model with it. An LCP (reduced, the default) or a
+ * mixed LCP. Needs h > 0 and the influence matrix. See doc/formulations.md.
+ */
+CPK_API int cpk_compile_distributed(const cpk_contact_system *s, const cpk_compile_options *o,
+                                    cpk_problem **problem, cpk_varmap **map, cpk_error *err);
+
+/**
+ * Distributed model: elastic displacement u = G P / h of every element at the end
+ * of the step (3 per contact, (n, t, o)) from a solution z; it is the u0 of the
+ * next step. CPK_EUNSUP for the other models.
+ */
+CPK_API int cpk_varmap_elastic_displacement(const cpk_varmap *m, const double *z, double *u);
 
 CPK_END_DECLS
 #endif

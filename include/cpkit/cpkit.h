@@ -14,4 +14,5 @@
 #include <cpkit/contact.h>
 #include <cpkit/check.h>
 #include <cpkit/sim.h>
+#include <cpkit/implicit.h>
 #endif
