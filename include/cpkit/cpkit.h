@@ -15,4 +15,5 @@
 #include <cpkit/check.h>
 #include <cpkit/sim.h>
 #include <cpkit/implicit.h>
+#include <cpkit/impact.h>
 #endif
