@@ -123,6 +123,7 @@ static int setup_contact(cpk_varmap *C, const cpk_contact_system *s, size_t c,
   const cpk_contact_params *p = &s->contacts[c];
   cvm_contact *cc = &C->cc[c];
   int torsion = p->e_r > 0 && cvm_has_twist(s, c);
+  cc->torsion = torsion; /* the mode counts a twist slip as sliding */
   cc->first = C->nvars;
   cc->kpn[0] = 0;
   cc->npn = 1;

@@ -308,6 +308,34 @@ static void test_scene_bad(void)
             "a driven body needs a motion", "driven body without motion");
 }
 
+/* A sphere spinning in place slides (twist slip) under every model that has torsion. */
+static void test_spin_mode(const char *model)
+{
+  const double zero[3] = {0, 0, 0}, x[3] = {0, 0, 1};
+  cpk_sim_settings S;
+  cpk_world *w = NULL;
+  cpk_contact_params m;
+  cpk_sim_settings_default(&S);
+  S.h = 0.07;
+  strcpy(S.model, model);
+  cpk_compile_options_set_directions(&S.compile, "8:1:5", NULL);
+  cpk_world_alloc(&S, &w, NULL);
+  cpk_body b;
+  double mode = -1;
+  add(w, "ground", CPK_BODY_FIXED, CPK_SHAPE_PLANE, 0, zero);
+  cpk_body_default(&b);
+  strcpy(b.name, "ball");
+  memcpy(b.x, x, sizeof b.x);
+  b.w[2] = 1.962;
+  cpk_world_add_body(w, &b, NULL, NULL);
+  cpk_contact_params_default(&m);
+  m.mu = 0.2, m.e_r = 0.4;
+  cpk_world_set_default_material(w, &m, NULL);
+  t_ok(steps(w, 3) && cpk_world_quantity(w, "ball.mode", &mode, NULL) == CPK_OK && mode == 2,
+       "%s: a sphere spinning in place is sliding (mode %g)", model, mode);
+  cpk_world_free(w);
+}
+
 int main(void)
 {
   test_free_fall();
@@ -320,6 +348,8 @@ int main(void)
   test_sphere_sphere();
   test_driven_plate();
   test_failure();
+  test_spin_mode("polyhedral");
+  test_spin_mode("elliptic-torsional");
   test_scene_good();
   test_scene_bad();
   return t_done();
