@@ -1,4 +1,4 @@
-/* collide.c: contact geometry between pairs of shapes (sphere, ellipsoid, rod against a plane; sphere against sphere). */
+/* collide.c: contact geometry between pairs of shapes (sphere, ellipsoid, rod, feet against a plane; sphere against sphere). */
 #include <math.h>
 #include <stdlib.h>
 #include <cpkit/util.h>
@@ -30,7 +30,7 @@ static int against_plane(const cpk_world *w, size_t a, size_t p, sim_geom **g, s
   sim_qmatrix(Pl->q, Rp);
   sim_rotate(Rp, ez, np);
   sim_qmatrix(A->q, Ra);
-  double pts[2][3];
+  double pts[CPK_SHAPE_MAX_POINTS][3];
   int npts = 1;
   if (A->shape.kind == CPK_SHAPE_SPHERE) {
     for (int i = 0; i < 3; i++) pts[0][i] = A->x[i] - A->shape.size[0] * np[i];
@@ -42,6 +42,12 @@ static int against_plane(const cpk_world *w, size_t a, size_t p, sim_geom **g, s
     for (int i = 0; i < 3; i++) pb[i] = -A->shape.size[i] * A->shape.size[i] * m[i] / s;
     sim_rotate(Ra, pb, pts[0]);
     for (int i = 0; i < 3; i++) pts[0][i] += A->x[i];
+  } else if (A->shape.kind == CPK_SHAPE_POINTS) { /* feet: each centre lowered by the radius */
+    npts = (int)A->shape.npoints;
+    for (int k = 0; k < npts; k++) {
+      sim_rotate(Ra, A->shape.points[k], pts[k]);
+      for (int i = 0; i < 3; i++) pts[k][i] += A->x[i] - A->shape.size[0] * np[i];
+    }
   } else { /* rod: both ends, each lowered by the radius */
     double ex[3] = {A->shape.size[0], 0, 0}, e[3];
     sim_rotate(Ra, ex, e);
@@ -85,8 +91,8 @@ static int pair(const cpk_world *w, size_t i, size_t j, sim_geom **g, size_t *n,
   if (ki == CPK_SHAPE_PLANE && kj == CPK_SHAPE_PLANE) return CPK_OK; /* half-spaces: none */
   return cpk_error_set(err, CPK_EUNSUP,
                        "bodies '%s' and '%s': no contact routine for this pair of shapes "
-                       "(supported: sphere, ellipsoid, rod against a plane; sphere against "
-                       "sphere); ignore the pair",
+                       "(supported: sphere, ellipsoid, rod, points against a plane; sphere "
+                       "against sphere); ignore the pair",
                        w->bodies[i].name, w->bodies[j].name);
 }
 

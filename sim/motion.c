@@ -37,6 +37,21 @@ static void rotating(const cpk_body *b, const double x0[3], const double q0[4], 
   sim_vcross(om, r, v);
 }
 
+static void oscillating(const cpk_body *b, const double x0[3], const double q0[4], double t,
+                        double x[3], double q[4], double v[3], double om[3])
+{
+  const double *d = b->motion.p, ar = b->motion.p[3], al = b->motion.p[4];
+  double B = 2 * SIM_PI * b->motion.p[5], ar_ = b->motion.p[6] + B * t, al_ = b->motion.p[7] + B * t;
+  double dq[4];
+  sim_qaxis(d, -ar * sin(ar_) / (B * B), dq);
+  sim_qmul(dq, q0, q);
+  for (int i = 0; i < 3; i++) {
+    x[i] = x0[i] - al * sin(al_) / (B * B) * d[i];
+    v[i] = -al * cos(al_) / B * d[i];
+    om[i] = -ar * cos(ar_) / B * d[i];
+  }
+}
+
 void sim_motion_eval(const cpk_body *b, const double x0[3], const double q0[4], double t,
                      double x[3], double q[4], double v[3], double om[3])
 {
@@ -47,6 +62,8 @@ void sim_motion_eval(const cpk_body *b, const double x0[3], const double q0[4], 
   for (int i = 0; i < 4; i++) q[i] = q0[i];
   if (b->motion.kind == CPK_MOTION_ROTATING) {
     rotating(b, x0, q0, t, x, q, v, om);
+  } else if (b->motion.kind == CPK_MOTION_OSCILLATING) {
+    oscillating(b, x0, q0, t, x, q, v, om);
   } else if (b->motion.kind == CPK_MOTION_VIBRATING) {
     const double *d = b->motion.p, a = b->motion.p[3], f = b->motion.p[4], ph = b->motion.p[5];
     double arg = 2 * SIM_PI * f * t + ph;

@@ -10,6 +10,7 @@ void cpk_scene_free(cpk_scene *s)
   free(s->name);
   free(s->description);
   free(s->bodies);
+  for (size_t m = 0; m < s->nmaterials; m++) free(s->materials[m].dirs);
   free(s->materials);
   free(s->ignore);
   free(s->checks);

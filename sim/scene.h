@@ -7,6 +7,7 @@ typedef struct scene_material {
   int pair;    /* 0: the default material of all pairs */
   size_t i, j; /* the pair (body indices) when pair */
   cpk_contact_params params;
+  double *dirs; /* owned storage of params.directions */
 } scene_material;
 
 struct cpk_scene {

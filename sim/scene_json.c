@@ -10,7 +10,8 @@
 static const char *const top_keys[] = {
     "cpkit_scene", "name",     "description", "step",     "duration", "model",
     "solver",      "directions", "latitude",  "gravity",  "margin",   "implicit",
-    "tolerance",   "bodies",   "materials",   "ignore",   "checks",   NULL};
+    "tolerance",   "bodies",   "materials",   "ignore",   "checks",   "offset",
+    "max_iter",    "warm_start", NULL};
 
 /* A string member copied (malloc'd); *out stays NULL when absent. */
 static int get_copy(cpk_jr *r, json_t *obj, const char *key, char **out)
@@ -87,8 +88,18 @@ static int settings(cpk_jr *r, json_t *root, cpk_scene *s)
   if (!rc) rc = cpk_jr_get_number(r, root, "margin", &S->margin, 0);
   if (!rc) rc = cpk_jr_get_number(r, root, "tolerance", &S->solve.tol, 0);
   if (!rc) rc = get_int(r, root, "implicit", 0, &implicit);
+  long max_iter = S->solve.max_iter;
+  if (!rc) rc = get_int(r, root, "max_iter", 0, &max_iter);
+  if (!rc) rc = cpk_jr_get_number(r, root, "offset", &S->compile.directions.offset, 0);
+  json_t *ws = json_object_get(root, "warm_start");
+  if (!rc && ws && !json_is_boolean(ws)) {
+    cpk_jr_push_key(r, "warm_start");
+    return cpk_jr_fail(r, "expected true or false");
+  }
   if (rc) return rc;
   S->implicit_iterations = (int)implicit;
+  S->solve.max_iter = max_iter;
+  if (ws) S->warm_start = json_is_true(ws);
   if (!(s->duration > 0)) {
     cpk_jr_push_key(r, "duration");
     return cpk_jr_fail(r, "must be > 0");
@@ -139,35 +150,57 @@ static void default_inertia(cpk_body *B)
   }
 }
 
-static int motion(cpk_jr *r, json_t *b, cpk_body *B)
+/* The parameters of each motion type (cpk_motion.p, see sim.h); the axis or
+ * direction starts at *axis_at. */
+static int motion_params(cpk_jr *r, json_t *m, int type, double *p, int *axis_at)
 {
-  static const char *const keys[] = {"type",      "point",     "axis",  "alpha", "period",
-                                     "direction", "amplitude", "frequency", "phase", NULL};
-  static const char *const types[] = {"none", "rotating", "vibrating", NULL};
-  json_t *m = json_object_get(b, "motion");
-  int type = 0, rc;
-  if (!m) return B->kind == CPK_BODY_DRIVEN ? cpk_jr_fail(r, "a driven body needs a motion") : 0;
-  cpk_jr_push_key(r, "motion");
-  if (!json_is_object(m)) return cpk_jr_fail(r, "expected an object");
-  rc = cpk_jr_check_keys(r, m, keys);
-  if (!rc) rc = body_enum(r, m, "type", types, &type, 1);
-  double *p = B->motion.p;
-  if (!rc && type == CPK_MOTION_ROTATING) {
+  int rc = CPK_OK;
+  if (type == CPK_MOTION_ROTATING) {
+    *axis_at = 3;
     rc = cpk_jr_get_fixed(r, m, "point", 3, p);
     p[5] = 1; /* axis default z */
     if (!rc) rc = cpk_jr_get_fixed(r, m, "axis", 3, p + 3);
     if (!rc) rc = cpk_jr_get_number(r, m, "alpha", &p[6], 1);
     if (!rc) rc = cpk_jr_get_number(r, m, "period", &p[7], 1);
     if (!rc && !(p[7] > 0)) rc = cpk_jr_fail(r, "period must be > 0");
-  } else if (!rc && type == CPK_MOTION_VIBRATING) {
-    p[2] = 1; /* direction default z */
+    return rc;
+  }
+  *axis_at = 0;
+  p[2] = 1; /* direction or axis default z */
+  if (type == CPK_MOTION_VIBRATING) {
     rc = cpk_jr_get_fixed(r, m, "direction", 3, p);
     if (!rc) rc = cpk_jr_get_number(r, m, "amplitude", &p[3], 1);
     if (!rc) rc = cpk_jr_get_number(r, m, "frequency", &p[4], 1);
     if (!rc) rc = cpk_jr_get_number(r, m, "phase", &p[5], 0);
+  } else if (type == CPK_MOTION_OSCILLATING) {
+    rc = cpk_jr_get_fixed(r, m, "axis", 3, p);
+    if (!rc) rc = cpk_jr_get_number(r, m, "angular_amplitude", &p[3], 0);
+    if (!rc) rc = cpk_jr_get_number(r, m, "linear_amplitude", &p[4], 0);
+    if (!rc) rc = cpk_jr_get_number(r, m, "frequency", &p[5], 1);
+    if (!rc && !(p[5] > 0)) rc = cpk_jr_fail(r, "frequency must be > 0");
+    if (!rc) rc = cpk_jr_get_number(r, m, "angular_phase", &p[6], 0);
+    if (!rc) rc = cpk_jr_get_number(r, m, "linear_phase", &p[7], 0);
   }
+  return rc;
+}
+
+static int motion(cpk_jr *r, json_t *b, cpk_body *B)
+{
+  static const char *const keys[] = {
+      "type",      "point",     "axis",      "alpha",            "period",
+      "direction", "amplitude", "frequency", "phase",            "angular_amplitude",
+      "linear_amplitude", "angular_phase", "linear_phase", NULL};
+  static const char *const types[] = {"none", "rotating", "vibrating", "oscillating", NULL};
+  json_t *m = json_object_get(b, "motion");
+  int type = 0, axis_at = 0, rc;
+  if (!m) return B->kind == CPK_BODY_DRIVEN ? cpk_jr_fail(r, "a driven body needs a motion") : 0;
+  cpk_jr_push_key(r, "motion");
+  if (!json_is_object(m)) return cpk_jr_fail(r, "expected an object");
+  rc = cpk_jr_check_keys(r, m, keys);
+  if (!rc) rc = body_enum(r, m, "type", types, &type, 1);
+  if (!rc) rc = motion_params(r, m, type, B->motion.p, &axis_at);
   if (rc) return rc;
-  double *axis = p + (type == CPK_MOTION_ROTATING ? 3 : 0);
+  double *axis = B->motion.p + axis_at;
   double len = sqrt(axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2]);
   if (type && !(len > 0)) return cpk_jr_fail(r, "the axis or direction must not be zero");
   for (int i = 0; i < 3 && type; i++) axis[i] /= len;
@@ -176,13 +209,41 @@ static int motion(cpk_jr *r, json_t *b, cpk_body *B)
   return CPK_OK;
 }
 
+/* "points": [[x, y, z], ...] of a feet shape. */
+static int feet(cpk_jr *r, json_t *b, cpk_shape *S)
+{
+  json_t *a = json_object_get(b, "points");
+  cpk_jr_push_key(r, "points");
+  if (!json_is_array(a) || json_array_size(a) < 1 || json_array_size(a) > CPK_SHAPE_MAX_POINTS)
+    return cpk_jr_fail(r, "expected 1 to %d points [x, y, z]", CPK_SHAPE_MAX_POINTS);
+  for (size_t k = 0; k < json_array_size(a); k++) {
+    double *x = NULL;
+    cpk_jr_push_index(r, k);
+    int rc = cpk_jr_vector(r, json_array_get(a, k), 3, &x, NULL);
+    if (rc) return rc;
+    memcpy(S->points[k], x, sizeof S->points[k]);
+    free(x);
+    cpk_jr_pop(r);
+  }
+  S->npoints = json_array_size(a);
+  cpk_jr_pop(r);
+  return CPK_OK;
+}
+
 static int shape(cpk_jr *r, json_t *b, cpk_body *B)
 {
-  static const char *const shapes[] = {"plane", "sphere", "ellipsoid", "rod", "particle", NULL};
+  static const char *const shapes[] = {"plane",  "sphere",   "ellipsoid", "rod",
+                                       "points", "particle", NULL};
   int k = 0, rc = body_enum(r, b, "shape", shapes, &k, 1);
   double *a = B->shape.size;
   a[0] = a[1] = a[2] = 0;
-  B->shape.kind = k == 4 ? CPK_SHAPE_SPHERE : (cpk_shape_kind)k;
+  B->shape.kind = k == 5 ? CPK_SHAPE_SPHERE : (cpk_shape_kind)k;
+  if (!rc && k == CPK_SHAPE_POINTS) {
+    rc = feet(r, b, &B->shape);
+    if (!rc) rc = cpk_jr_get_number(r, b, "radius", &a[0], 0);
+    if (!rc && B->kind == CPK_BODY_DYNAMIC && !json_object_get(b, "inertia"))
+      return cpk_jr_fail(r, "a body of shape \"points\" needs its inertia");
+  }
   if (!rc && k == CPK_SHAPE_SPHERE) rc = cpk_jr_get_number(r, b, "radius", &a[0], 1);
   if (!rc && k == CPK_SHAPE_ELLIPSOID) {
     if (!json_object_get(b, "semi_axes")) return cpk_jr_fail(r, "an ellipsoid needs semi_axes");
@@ -192,16 +253,17 @@ static int shape(cpk_jr *r, json_t *b, cpk_body *B)
     rc = cpk_jr_get_number(r, b, "half_length", &a[0], 1);
     if (!rc) rc = cpk_jr_get_number(r, b, "radius", &a[1], 0);
   }
-  const char *only = k == CPK_SHAPE_SPHERE || k == CPK_SHAPE_ROD ? NULL : "radius";
-  if (!rc && only && json_object_get(b, only))
-    return cpk_jr_fail(r, "\"radius\" is for spheres and rods");
+  if (!rc && (k == CPK_SHAPE_PLANE || k == CPK_SHAPE_ELLIPSOID || k == 5) && json_object_get(b, "radius"))
+    return cpk_jr_fail(r, "\"radius\" is for spheres, rods and points");
+  if (!rc && k != CPK_SHAPE_POINTS && json_object_get(b, "points"))
+    return cpk_jr_fail(r, "\"points\" is for the shape \"points\"");
   return rc;
 }
 
 static int body(cpk_jr *r, json_t *b, cpk_scene *s, cpk_body *B)
 {
   static const char *const keys[] = {
-      "name",     "kind",     "shape",    "radius",      "semi_axes",        "half_length",
+      "name",     "kind",     "shape",    "radius",      "semi_axes",        "half_length", "points",
       "mass",     "inertia",  "position", "orientation", "velocity",         "angular_velocity",
       "force",    "torque",   "motion",   NULL};
   static const char *const kinds[] = {"dynamic", "fixed", "driven", NULL};
@@ -299,10 +361,35 @@ static int diag3(cpk_jr *r, json_t *m, const char *key, double D[9])
   return CPK_OK;
 }
 
+/* "directions": [[t, o, r], ...] of the polyhedral model for this material. */
+static int material_directions(cpk_jr *r, json_t *m, scene_material *M)
+{
+  json_t *a = json_object_get(m, "directions");
+  if (!a) return CPK_OK;
+  cpk_jr_push_key(r, "directions");
+  if (!json_is_array(a) || json_array_size(a) == 0 || json_array_size(a) > 10000)
+    return cpk_jr_fail(r, "expected an array of directions [t, o, r]");
+  M->dirs = cpk_alloc_array(3 * json_array_size(a), sizeof *M->dirs);
+  if (!M->dirs) return cpk_jr_nomem(r);
+  for (size_t k = 0; k < json_array_size(a); k++) {
+    double *x = NULL;
+    cpk_jr_push_index(r, k);
+    int rc = cpk_jr_vector(r, json_array_get(a, k), 3, &x, NULL);
+    if (rc) return rc;
+    memcpy(M->dirs + 3 * k, x, 3 * sizeof *x);
+    free(x);
+    cpk_jr_pop(r);
+  }
+  M->params.ndirections = json_array_size(a);
+  M->params.directions = M->dirs;
+  cpk_jr_pop(r);
+  return CPK_OK;
+}
+
 static int material(cpk_jr *r, json_t *m, cpk_scene *s, scene_material *M)
 {
-  static const char *const keys[] = {"bodies", "mu",        "e_t",     "e_o",       "e_r",
-                                     "stiffness", "damping", "delta_max", NULL};
+  static const char *const keys[] = {"bodies",  "mu",        "e_t",        "e_o", "e_r",
+                                     "stiffness", "damping", "delta_max", "directions", NULL};
   cpk_contact_params *p = &M->params;
   cpk_contact_params_default(p);
   if (!json_is_object(m)) return cpk_jr_fail(r, "expected a material object");
@@ -324,6 +411,7 @@ static int material(cpk_jr *r, json_t *m, cpk_scene *s, scene_material *M)
   if (!rc) rc = diag3(r, m, "stiffness", p->K);
   if (!rc) rc = diag3(r, m, "damping", p->C);
   if (!rc) rc = cpk_jr_get_number(r, m, "delta_max", &p->delta_max, 0);
+  if (!rc) rc = material_directions(r, m, M);
   if (rc) return rc;
   p->compliant = json_object_get(m, "stiffness") != NULL;
   if (!(p->mu >= 0) || !(p->e_t > 0) || !(p->e_o > 0) || !(p->e_r >= 0))
@@ -343,9 +431,9 @@ static int materials(cpk_jr *r, json_t *root, cpk_scene *s)
   for (size_t i = 0; i < json_array_size(a); i++) {
     cpk_jr_push_index(r, i);
     memset(&s->materials[i], 0, sizeof s->materials[i]);
+    s->nmaterials++; /* counted first: cpk_scene_free frees what a failed read allocated */
     int rc = material(r, json_array_get(a, i), s, &s->materials[i]);
     if (rc) return rc;
-    s->nmaterials++;
     cpk_jr_pop(r);
   }
   cpk_jr_pop(r);

@@ -29,18 +29,18 @@ static int grow_to(void **p, size_t *cap, size_t need, size_t size)
   return CPK_OK;
 }
 
-/* Warm start z0 from the remembered impulses of the contacts that persist. */
+/* Start point z0 from the remembered impulses of the contacts that persist
+ * (zero for new ones): a consistent point (velocities, slip speeds) even on the
+ * first step, which Newton methods need more than a zero vector. */
 static double *warm_point(const cpk_world *w, const sim_geom *g, size_t ng, const cpk_varmap *map)
 {
   double *P = cpk_alloc_array(4 * (ng ? ng : 1), sizeof *P);
   double *z0 = cpk_alloc_array(cpk_varmap_n(map), sizeof *z0);
-  int any = 0;
   for (size_t c = 0; P && c < ng; c++) {
     const sim_memory *m = sim_memory_find(w, &g[c]);
     for (int a = 0; a < 4; a++) P[4 * c + a] = m ? m->P[a] : 0;
-    any |= m != NULL;
   }
-  if (!P || !z0 || !any || cpk_varmap_point(map, P, z0, NULL)) {
+  if (!P || !z0 || cpk_varmap_point(map, P, z0, NULL)) {
     free(z0);
     z0 = NULL;
   }

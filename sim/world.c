@@ -100,8 +100,15 @@ static int check_body(const cpk_body *b, cpk_error *err)
   const char *nm = memchr(b->name, 0, sizeof b->name) ? b->name : "?";
   if (b->kind < CPK_BODY_DYNAMIC || b->kind > CPK_BODY_DRIVEN)
     return cpk_error_set(err, CPK_EINVAL, "body '%s': unknown kind", nm);
-  if (b->shape.kind < CPK_SHAPE_PLANE || b->shape.kind > CPK_SHAPE_ROD)
+  if (b->shape.kind < CPK_SHAPE_PLANE || b->shape.kind > CPK_SHAPE_POINTS)
     return cpk_error_set(err, CPK_EINVAL, "body '%s': unknown shape", nm);
+  if (b->shape.kind == CPK_SHAPE_POINTS &&
+      (b->shape.npoints < 1 || b->shape.npoints > CPK_SHAPE_MAX_POINTS))
+    return cpk_error_set(err, CPK_EINVAL, "body '%s': 1 to %d points", nm, CPK_SHAPE_MAX_POINTS);
+  for (size_t k = 0; b->shape.kind == CPK_SHAPE_POINTS && k < b->shape.npoints; k++)
+    for (int i = 0; i < 3; i++)
+      if (!isfinite(b->shape.points[k][i]))
+        return cpk_error_set(err, CPK_EINVAL, "body '%s': points must be finite", nm);
   for (int i = 0; i < 3; i++)
     if (!(b->shape.size[i] >= 0) || !isfinite(b->shape.size[i]) || !isfinite(b->x[i]) ||
         !isfinite(b->v[i]) || !isfinite(b->w[i]) || !isfinite(b->force[i]) ||
@@ -119,7 +126,7 @@ static int check_body(const cpk_body *b, cpk_error *err)
   if (b->kind == CPK_BODY_DYNAMIC && b->shape.kind == CPK_SHAPE_PLANE)
     return cpk_error_set(err, CPK_EINVAL, "body '%s': a plane cannot be dynamic", nm);
   if (b->kind == CPK_BODY_DRIVEN && b->motion.kind != CPK_MOTION_ROTATING &&
-      b->motion.kind != CPK_MOTION_VIBRATING)
+      b->motion.kind != CPK_MOTION_VIBRATING && b->motion.kind != CPK_MOTION_OSCILLATING)
     return cpk_error_set(err, CPK_EINVAL, "body '%s': a driven body needs a motion", nm);
   return CPK_OK;
 }
@@ -143,6 +150,8 @@ int cpk_world_add_body(cpk_world *w, const cpk_body *b, size_t *index, cpk_error
     return cpk_error_set(err, CPK_EINVAL, "body '%s': orientation quaternion is zero", nb->name);
   for (int i = 0; i < 3; i++) w->x0[w->nbodies][i] = nb->x[i];
   for (int i = 0; i < 4; i++) w->q0[w->nbodies][i] = nb->q[i];
+  if (nb->kind == CPK_BODY_DRIVEN) /* start where the motion puts it now */
+    sim_motion_eval(nb, w->x0[w->nbodies], w->q0[w->nbodies], w->time, nb->x, nb->q, nb->v, nb->w);
   if (index) *index = w->nbodies;
   w->nbodies++;
   return CPK_OK;

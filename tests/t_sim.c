@@ -306,6 +306,16 @@ static void test_scene_bad(void)
   bad_scene("{\"cpkit_scene\": 1, \"step\": 0.1, \"duration\": 1,\n \"bodies\": [\n"
             "  {\"name\": \"p\", \"kind\": \"driven\", \"shape\": \"plane\"}]}",
             "a driven body needs a motion", "driven body without motion");
+  bad_scene("{\"cpkit_scene\": 1, \"step\": 0.1, \"duration\": 1,\n \"bodies\": [\n"
+            "  {\"name\": \"t\", \"shape\": \"points\", \"mass\": 1, \"points\": [[0, 0, 1]]}]}",
+            "needs its inertia", "feet without inertia");
+  bad_scene("{\"cpkit_scene\": 1, \"step\": 0.1, \"duration\": 1,\n \"bodies\": [\n"
+            "  {\"name\": \"b\", \"shape\": \"sphere\", \"radius\": 1, \"mass\": 1}],\n"
+            " \"materials\": [{\"mu\": 1, \"directions\": [[1, 0]]}]}",
+            "bad.json:4: materials[0].directions[0]: expected 3 numbers", "short direction");
+  bad_scene("{\"cpkit_scene\": 1, \"step\": 0.1, \"duration\": 1, \"warm_start\": 1,\n"
+            " \"bodies\": [{\"name\": \"b\", \"shape\": \"sphere\", \"radius\": 1, \"mass\": 1}]}",
+            "warm_start: expected true or false", "warm_start not a boolean");
 }
 
 /* A sphere spinning in place slides (twist slip) under every model that has torsion. */
@@ -336,6 +346,45 @@ static void test_spin_mode(const char *model)
   cpk_world_free(w);
 }
 
+/* A tripod on three symmetric feet carries m g h / 3 on each; an oscillating
+ * plate sits at its analytic pose. */
+static void test_feet_and_oscillation(void)
+{
+  const double h = 1e-3, B = 2 * 3.14159265358979323846 * 5;
+  cpk_world *w = world("polyhedral", h);
+  cpk_body plate, tri;
+  cpk_sim_step_info info;
+  cpk_body_default(&plate);
+  strcpy(plate.name, "plate");
+  plate.kind = CPK_BODY_DRIVEN;
+  plate.shape.kind = CPK_SHAPE_PLANE;
+  plate.motion.kind = CPK_MOTION_OSCILLATING;
+  plate.motion.p[2] = 1, plate.motion.p[3] = 2.0, plate.motion.p[4] = 0, plate.motion.p[5] = 5;
+  cpk_world_add_body(w, &plate, NULL, NULL);
+  cpk_body_default(&tri);
+  strcpy(tri.name, "tri");
+  tri.shape.kind = CPK_SHAPE_POINTS;
+  tri.shape.npoints = 3;
+  tri.shape.size[0] = 0; /* point feet */
+  for (int k = 0; k < 3; k++) {
+    double a = 2 * 3.14159265358979323846 * k / 3;
+    tri.shape.points[k][0] = cos(a), tri.shape.points[k][1] = sin(a), tri.shape.points[k][2] = -0.5;
+  }
+  tri.x[2] = 0.5;
+  cpk_world_add_body(w, &tri, NULL, NULL);
+  friction(w, 1.0);
+  int ok = 1;
+  for (int k = 0; k < 100 && ok; k++) ok = cpk_world_step(w, &info, NULL) == CPK_OK;
+  t_ok(ok && info.ncontacts == 3, "feet: three contacts");
+  for (size_t c = 0; ok && c < 3; c++)
+    t_near(info.contacts[c].P[0], G * h / 3, 1e-7, "feet: foot %zu carries m g h / 3", c);
+  /* angle -a_r sin(B t) / B^2 about z at t = 0.1 */
+  double th = -2.0 * sin(B * 0.1) / (B * B);
+  t_near(cpk_world_body(w, 0)->q[3], sin(th / 2), 1e-12, "oscillating: plate angle at t = 0.1");
+  t_near(cpk_world_body(w, 0)->w[2], -2.0 * cos(B * 0.1) / B, 1e-12, "oscillating: plate rate");
+  cpk_world_free(w);
+}
+
 int main(void)
 {
   test_free_fall();
@@ -350,6 +399,7 @@ int main(void)
   test_failure();
   test_spin_mode("polyhedral");
   test_spin_mode("elliptic-torsional");
+  test_feet_and_oscillation();
   test_scene_good();
   test_scene_bad();
   return t_done();

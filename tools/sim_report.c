@@ -171,6 +171,15 @@ static void report_json(FILE *f, cpk_scene *scene, const cpk_world *w, const run
     json_array_append_new(checks, j);
   }
   json_object_set_new(o, "checks", checks);
+  json_t *bodies = json_array();
+  for (size_t b = 0; b < cpk_world_nbodies(w); b++) {
+    const cpk_body *B = cpk_world_body(w, b);
+    if (B->kind != CPK_BODY_DYNAMIC) continue;
+    json_array_append_new(bodies, json_pack("{s:s, s:[f,f,f], s:[f,f,f], s:[f,f,f]}", "name",
+                                            B->name, "x", B->x[0], B->x[1], B->x[2], "v", B->v[0],
+                                            B->v[1], B->v[2], "w", B->w[0], B->w[1], B->w[2]));
+  }
+  json_object_set_new(o, "bodies", bodies);
   json_dumpf(o, f, JSON_INDENT(2) | JSON_REAL_PRECISION(12));
   fputc('\n', f);
   json_decref(o);

@@ -40,12 +40,17 @@ typedef enum cpk_shape_kind {
   CPK_SHAPE_PLANE = 0,     /**< half-space z <= 0 of the body frame (outward normal +z); no size */
   CPK_SHAPE_SPHERE = 1,    /**< size[0] = radius (0: a particle) */
   CPK_SHAPE_ELLIPSOID = 2, /**< size[0..2] = semi-axes along the body x, y, z axes */
-  CPK_SHAPE_ROD = 3        /**< segment along body x from -size[0] to +size[0], radius size[1] >= 0 */
+  CPK_SHAPE_ROD = 3,       /**< segment along body x from -size[0] to +size[0], radius size[1] >= 0 */
+  CPK_SHAPE_POINTS = 4     /**< feet: spheres of radius size[0] >= 0 centred at points[0..npoints-1]
+                                (body frame), e.g. a tripod; each one a contact against planes */
 } cpk_shape_kind;
 
+#define CPK_SHAPE_MAX_POINTS 8
 typedef struct cpk_shape {
   cpk_shape_kind kind;
   double size[3];
+  size_t npoints;                          /**< CPK_SHAPE_POINTS: 1 .. CPK_SHAPE_MAX_POINTS */
+  double points[CPK_SHAPE_MAX_POINTS][3];  /**< CPK_SHAPE_POINTS: body-frame centres */
 } cpk_shape;
 
 /** How a body moves. */
@@ -66,7 +71,16 @@ typedef enum cpk_motion_kind {
    */
   CPK_MOTION_ROTATING = 1,
   /** Translation x(t) = x0 + a (sin(2 pi f t + phase) - sin(phase)) d; params: unit direction d (3), a, f, phase. */
-  CPK_MOTION_VIBRATING = 2
+  CPK_MOTION_VIBRATING = 2,
+  /**
+   * Sinusoidal accelerations about and along one axis d through x0 (seed 004
+   * section 3.3, the plate controllers of its eqs. (18)-(31) about one axis):
+   * angular acceleration a_r sin(B t + c_r), linear acceleration
+   * a_l sin(B t + c_l), B = 2 pi f, integrated to oscillate about the initial
+   * pose: angle -a_r sin(B t + c_r) / B^2, displacement -a_l sin(B t + c_l) / B^2.
+   * params: unit axis d (3), a_r, a_l, f, c_r, c_l.
+   */
+  CPK_MOTION_OSCILLATING = 3
 } cpk_motion_kind;
 
 #define CPK_MOTION_MAX_PARAMS 8
