@@ -1,6 +1,7 @@
 #!/bin/sh
-# test.sh: install dependencies, build, and run the whole test suite: plain, under
-# AddressSanitizer + UndefinedBehaviorSanitizer, and make distcheck. Ends with "N passed, N failed".
+# test.sh: install dependencies, build, and run the whole test suite (make check and the long
+# experiment runs of make check-long): plain, under AddressSanitizer + UndefinedBehaviorSanitizer,
+# and make distcheck. Ends with "N passed, N failed".
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 "$top/scripts/install-deps.sh" || exit 1
@@ -13,9 +14,17 @@ run_suite() { # builddir, label, configure options
   "$top/scripts/build.sh" "$dir" "$@" || { status=1; return; }
   echo "== make check ($label)"
   ( cd "$top/$dir" && make -j"$jobs" check >check.out 2>&1 ) || status=1
-  grep -E '^(# (TOTAL|PASS|FAIL|XFAIL|XPASS|ERROR|SKIP):)' "$top/$dir/tests/test-suite.log" 2>/dev/null \
-    | sed "s/^/   [$label] /"
-  grep -E '^(FAIL|ERROR)' "$top/$dir/check.out" | sed "s/^/   [$label] /" | head -40
+  cp "$top/$dir/tests/test-suite.log" "$top/$dir/tests/check-suite.log" 2>/dev/null
+  report "$dir" "$label" check
+  echo "== make check-long ($label)"
+  ( cd "$top/$dir" && make -j"$jobs" check-long >check-long.out 2>&1 ) || status=1
+  cp "$top/$dir/tests/test-suite.log" "$top/$dir/tests/check-long-suite.log" 2>/dev/null
+  report "$dir" "$label" check-long
+}
+report() { # builddir, label, target: the totals and the failures of one run
+  grep -E '^(# (TOTAL|PASS|FAIL|XFAIL|XPASS|ERROR|SKIP):)' "$top/$1/tests/$3-suite.log" 2>/dev/null \
+    | sed "s/^/   [$2, $3] /"
+  grep -E '^(FAIL|ERROR)' "$top/$1/$3.out" | sed "s/^/   [$2, $3] /" | head -40
 }
 run_suite _build plain
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
@@ -29,7 +38,8 @@ sed 's/^/   /' "$top/_build/install-check.out"
 pass=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$top/_build/install-check.out")
 fail=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$top/_build/install-check.out")
 pass=${pass:-0} fail=${fail:-1}
-for log in "$top/_build/tests/test-suite.log" "$top/_build-san/tests/test-suite.log"; do
+for log in "$top/_build/tests/check-suite.log" "$top/_build/tests/check-long-suite.log" \
+  "$top/_build-san/tests/check-suite.log" "$top/_build-san/tests/check-long-suite.log"; do
   [ -f "$log" ] || { fail=$((fail + 1)); continue; }
   p=$(sed -n 's/^# PASS: *//p' "$log" | head -1)
   f=$(sed -n 's/^# FAIL: *//p' "$log" | head -1)

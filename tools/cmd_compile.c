@@ -17,8 +17,8 @@ const cli_command cli_cmd_compile = {
     "written: solve them with 'cpkit solve-system'.\n"
     "\n"
     "Options:\n"
-    "  --model NAME        point-coulomb, elliptic-torsional, polyhedral or\n"
-    "                      kelvin-voigt (required)\n"
+    "  --model NAME        point-coulomb, elliptic-torsional, polyhedral,\n"
+    "                      kelvin-voigt or distributed (required)\n"
     "  --directions D      polyhedral: D >= 1 directions equally spaced on the\n"
     "                      friction ellipse of the tangent plane (default 8), or\n"
     "                      E:C:P for directions on the friction ellipsoid with twist:\n"
@@ -58,7 +58,7 @@ int cli_compile_option(const cli_command *cmd, int c, const char *arg, cli_compi
     if (cpk_contact_model_from_name(arg, &m))
       return cli_usage_error(cmd,
                              "unknown model '%s' (valid: point-coulomb, elliptic-torsional, "
-                             "polyhedral, kelvin-voigt)",
+                             "polyhedral, kelvin-voigt, distributed)",
                              arg);
     a->model = arg;
     return CLI_CONTINUE;

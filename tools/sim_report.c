@@ -105,7 +105,7 @@ int sim_print_checks(FILE *f, cpk_scene *scene, const char *experiment)
   int failed = 0;
   for (size_t c = 0; c < cpk_scene_nchecks(scene); c++) {
     const cpk_scene_check *k = cpk_scene_check_get(scene, c);
-    fprintf(f, "%-26.26s %-44.44s %12.6g ", experiment, k->label, k->expected);
+    fprintf(f, "%-32.32s %-44.44s %12.6g ", experiment, k->label, k->expected);
     if (k->measured_valid)
       fprintf(f, "%12.6g %10.3g %9.3g %s\n", k->measured, fabs(k->measured - k->expected), k->tol,
               k->passed ? "ok" : "FAIL");
@@ -118,7 +118,7 @@ int sim_print_checks(FILE *f, cpk_scene *scene, const char *experiment)
 
 void sim_print_checks_header(FILE *f)
 {
-  fprintf(f, "%-26s %-44s %12s %12s %10s %9s %s\n", "experiment", "quantity", "expected",
+  fprintf(f, "%-32s %-44s %12s %12s %10s %9s %s\n", "experiment", "quantity", "expected",
           "simulated", "error", "tol", "");
 }
 
