@@ -67,6 +67,7 @@ typedef struct cpk_bench_instance {
   unsigned long seed;
   size_t param;    /* family parameter: bodies, directions, start index, ... */
   double mu;       /* friction coefficient where the family has one */
+  double h;        /* time step where the family has one (scene families) */
   int expect;      /* CPK_BENCH_EXPECT_*: what is known about solutions */
   char path[1024]; /* file sources */
 } cpk_bench_instance;

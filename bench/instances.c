@@ -6,6 +6,7 @@
 #include "families.h"
 #include "harness.h"
 #include "mcp_problems.h"
+#include "scenes.h"
 
 static const char *const expect_names[] = {"none", "solution"};
 
@@ -119,6 +120,8 @@ int cpk_bench_build(const cpk_bench_instance *in, cpk_bench_built *out, cpk_erro
     rc = build_mcplib(in, out);
   else if (strcmp(in->family, "block-ncp") == 0 || strcmp(in->family, "contact-chain") == 0)
     rc = build_contact_ncp(in, out);
+  else if (cpk_bench_family_is_scene(in->family))
+    rc = cpk_bench_build_scene(in, out, err);
   else
     rc = build_lcp_family(in, &out->problem);
   if (!rc && !out->problem->name) rc = cpk_problem_set_name(out->problem, in->name);

@@ -9,6 +9,7 @@
 #include "families.h"
 #include "harness.h"
 #include "mcp_problems.h"
+#include "scenes.h"
 
 /*
  * A suite is a list of rows: one family at up to 8 sizes with seeds
@@ -53,6 +54,10 @@ static const suite_row rows[] = {
     {"tiny", "delassus", {12}, 1, 4, 0},
     {"tiny", "block-on-plane", {4}, 0, 0, CPK_BLOCK_MU},
     {"tiny", "block-ncp", {1}, 0, 0, CPK_BLOCK_MU},
+    /* contact scenes compiled by every model: the rows are in scenes.c */
+    {"scenes", "scenes", {0}, 0, 0, 0},
+    {"scenes-large", "scenes-large", {0}, 0, 0, 0},
+    {"scenes-standard", "scenes-standard", {0}, 0, 0, 0},
 };
 #define NROWS (sizeof rows / sizeof rows[0])
 
@@ -61,7 +66,7 @@ static const struct {
   const char *name, *members[8];
 } groups[] = {
     {"lcp", {"murty", "fathi", "random-pd", "random-p", "random-psd", "degenerate", "box-mcp"}},
-    {"contact", {"delassus", "contact-kkt", "box-friction", "block-on-plane"}},
+    {"contact", {"delassus", "contact-kkt", "box-friction", "block-on-plane", "scenes-standard"}},
     {"mcp", {"mcplib", "contact-ncp"}},
     {"standard", {"lcp", "contact", "mcp"}},
 };
@@ -71,12 +76,12 @@ static const char *const suite_names[] = {
     "standard",    "lcp",          "contact",        "mcp",        "murty",       "fathi",
     "random-pd",   "random-p",     "random-psd",     "degenerate", "box-mcp",     "delassus",
     "contact-kkt", "box-friction", "block-on-plane", "mcplib",     "contact-ncp", "tiny",
-    NULL};
+    "scenes",      "scenes-large", "scenes-standard", NULL};
 
 static const char *const suite_descriptions[] = {
     "lcp + contact + mcp: what `make bench` runs",
     "classic LCPs: murty, fathi, random-pd, random-p, random-psd, degenerate, box-mcp",
-    "contact problems: delassus, contact-kkt, box-friction, block-on-plane",
+    "contact problems: delassus, contact-kkt, box-friction, block-on-plane, scenes-standard",
     "nonlinear MCPs: mcplib, contact-ncp",
     "Murty's exponential example for Lemke, n = 8, 12, 16",
     "Fathi's positive definite example, n = 8, 12, 16",
@@ -92,6 +97,9 @@ static const char *const suite_descriptions[] = {
     "small nonlinear MCPs from MCPLIB and the literature, every standard start",
     "contact NCPs, quadratic friction cone: block (sticking, sliding), 10 ... 10 000 particles",
     "one small problem of each kind (tests)",
+    "contact scenes (stack, pile, wall, plate) x every model (polyhedral d = 4 ... 32) x h x mu",
+    "contact scenes up to 10 000+ contacts: point-coulomb, polyhedral d = 8, kelvin-voigt",
+    "one small instance per scene: point-coulomb and polyhedral d = 8 (part of standard)",
 };
 
 const char *const *cpk_bench_suite_names(void) { return suite_names; }
@@ -130,7 +138,8 @@ int cpk_bench_family_is_contact(const char *f)
 {
   return strcmp(f, "delassus") == 0 || strcmp(f, "contact-kkt") == 0 ||
          strcmp(f, "box-friction") == 0 || strcmp(f, "block-on-plane") == 0 ||
-         strcmp(f, "block-ncp") == 0 || strcmp(f, "contact-chain") == 0;
+         strcmp(f, "block-ncp") == 0 || strcmp(f, "contact-chain") == 0 ||
+         cpk_bench_family_is_scene(f);
 }
 
 static int expect_of(const char *family)
@@ -180,6 +189,7 @@ static int add_mcplib(cpk_bench_suite *s, const char *suite)
 static int add_row(cpk_bench_suite *s, const suite_row *r, const char *suite)
 {
   if (strcmp(r->family, "mcplib") == 0) return add_mcplib(s, suite);
+  if (strncmp(r->family, "scenes", 6) == 0) return cpk_bench_scene_suite_add(s, r->family, suite);
   for (size_t k = 0; k < 8 && r->sizes[k]; k++)
     for (unsigned seed = r->nseeds ? 1 : 0; seed <= r->nseeds; seed++) {
       unsigned variants = strcmp(r->family, "block-ncp") == 0 ? 2 : 1;
