@@ -67,22 +67,36 @@ static int read_back(const cpk_varmap *map, const double *z, size_t ng, solve_ou
   return rc;
 }
 
+/* The problem of contacts g (gaps psi) and its start point (NULL when warm
+ * starts are off): what a solve of the step takes. */
+static int compile_step(cpk_world *w, const cpk_body *pose, const sim_geom *g, size_t ng,
+                        const double *psi, cpk_problem **prob, cpk_varmap **map, double **z0,
+                        cpk_error *err)
+{
+  cpk_contact_system *sys = NULL;
+  *prob = NULL;
+  *map = NULL;
+  *z0 = NULL;
+  int rc = sim_assemble(w, pose, g, ng, psi, &sys, err);
+  if (!rc) rc = cpk_compile(sys, w->settings.model, &w->settings.compile, prob, map, err);
+  if (!rc && w->settings.warm_start) *z0 = warm_point(w, g, ng, *map);
+  cpk_contact_system_free(sys);
+  return rc;
+}
+
 /* Compile and solve the system of contacts g (gaps psi), warm-started. */
 static int solve_system(cpk_world *w, const cpk_body *pose, const sim_geom *g, size_t ng,
                         const double *psi, solve_out *o, cpk_error *err)
 {
-  cpk_contact_system *sys = NULL;
   cpk_problem *prob = NULL;
   cpk_varmap *map = NULL;
   cpk_result *res = NULL;
   double *z0 = NULL;
-  int rc = sim_assemble(w, pose, g, ng, psi, &sys, err);
-  if (!rc) rc = cpk_compile(sys, w->settings.model, &w->settings.compile, &prob, &map, err);
+  int rc = compile_step(w, pose, g, ng, psi, &prob, &map, &z0, err);
   if (!rc) rc = cpk_result_alloc(cpk_varmap_n(map), &res);
   if (!rc) {
     cpk_settings set = w->settings.solve;
     const char *solver = pick_solver(w, prob);
-    z0 = w->settings.warm_start ? warm_point(w, g, ng, map) : NULL;
     set.z0 = z0;
     rc = cpk_solve(prob, solver, &set, res, err);
     if (!rc) {
@@ -101,7 +115,6 @@ static int solve_system(cpk_world *w, const cpk_body *pose, const sim_geom *g, s
   cpk_result_free(res);
   cpk_problem_free(prob);
   cpk_varmap_free(map);
-  cpk_contact_system_free(sys);
   return rc;
 }
 
@@ -365,6 +378,22 @@ int cpk_world_contact_system(cpk_world *w, cpk_contact_system **out, cpk_error *
   *out = NULL;
   int rc = collide_at(w, NULL, &g, &ng, &cap, err);
   if (!rc) rc = sim_assemble(w, NULL, g, ng, NULL, out, err);
+  free(g);
+  return rc;
+}
+
+int cpk_world_next_problem(cpk_world *w, cpk_problem **problem, cpk_varmap **map, double **z0,
+                           size_t *ncontacts, cpk_error *err)
+{
+  sim_geom *g = NULL;
+  size_t ng = 0, cap = 0;
+  *problem = NULL;
+  *map = NULL;
+  *z0 = NULL;
+  int rc = collide_at(w, NULL, &g, &ng, &cap, err);
+  if (!rc && ng == 0) rc = cpk_error_set(err, CPK_ENOTFOUND, "t = %g: no contact", w->time);
+  if (!rc) rc = compile_step(w, NULL, g, ng, NULL, problem, map, z0, err);
+  if (ncontacts) *ncontacts = ng;
   free(g);
   return rc;
 }

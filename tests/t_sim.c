@@ -1,5 +1,6 @@
 /* t_sim.c: the time-stepper against closed-form motions (free fall, torque-free spin, bodies at rest on planes and spheres, a driven plate), its failure handling, and the scene reader's messages. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cpkit/cpkit.h>
 #include "testlib.h"
@@ -385,6 +386,42 @@ static void test_feet_and_oscillation(void)
   cpk_world_free(w);
 }
 
+/* The next step's problem, solved from the stepper's start point, gives the
+ * impulse the step itself then produces. */
+static void test_next_problem(void)
+{
+  const double zero[3] = {0, 0, 0}, x[3] = {0, 0, 1}, h = 0.01;
+  cpk_world *w = world("polyhedral", h);
+  cpk_problem *p = NULL;
+  cpk_varmap *map = NULL;
+  cpk_result *r = NULL;
+  cpk_sim_step_info info;
+  cpk_settings set;
+  double *z0 = NULL, P[4] = {0, 0, 0, 0};
+  size_t nc = 0;
+  add(w, "ground", CPK_BODY_FIXED, CPK_SHAPE_PLANE, 0, zero);
+  add(w, "ball", CPK_BODY_DYNAMIC, CPK_SHAPE_SPHERE, 1, x);
+  friction(w, 0.5);
+  steps(w, 3);
+  int ok = cpk_world_next_problem(w, &p, &map, &z0, &nc, NULL) == CPK_OK;
+  t_ok(ok && nc == 1 && z0 != NULL, "next problem: one contact and a start point");
+  cpk_settings_default(&set);
+  set.z0 = z0;
+  ok = ok && cpk_result_alloc(p->n, &r) == CPK_OK && cpk_solve(p, "lemke", &set, r, NULL) == CPK_OK &&
+       r->status == CPK_STATUS_SOLVED && t_is_mcp_solution(p, r->z, 1e-8);
+  t_ok(ok, "next problem: solved from the start point");
+  t_ok(ok && r->iterations == 0, "next problem: the warm start is already the solution (%ld pivots)",
+       ok ? r->iterations : -1L);
+  if (ok) cpk_varmap_impulses(map, r->z, P);
+  ok = ok && cpk_world_step(w, &info, NULL) == CPK_OK && info.ncontacts == 1;
+  t_near(ok ? info.contacts[0].P[0] : -1, P[0], 1e-12, "next problem: same impulse as the step");
+  cpk_result_free(r);
+  cpk_problem_free(p);
+  cpk_varmap_free(map);
+  free(z0);
+  cpk_world_free(w);
+}
+
 int main(void)
 {
   test_free_fall();
@@ -400,6 +437,7 @@ int main(void)
   test_spin_mode("polyhedral");
   test_spin_mode("elliptic-torsional");
   test_feet_and_oscillation();
+  test_next_problem();
   test_scene_good();
   test_scene_bad();
   return t_done();

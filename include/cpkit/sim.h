@@ -198,6 +198,16 @@ CPK_API double cpk_world_energy(const cpk_world *w);
  */
 CPK_API int cpk_world_contact_system(cpk_world *w, cpk_contact_system **out, cpk_error *err);
 
+/**
+ * The problem the next step will solve first (explicit geometry), its
+ * variable map, and the start point the step will give the solver (*z0 is
+ * NULL when warm starts are off): what a benchmark of time-stepping traces
+ * needs. Free them with cpk_problem_free, cpk_varmap_free and free().
+ * CPK_ENOTFOUND when there is no contact now.
+ */
+CPK_API int cpk_world_next_problem(cpk_world *w, cpk_problem **problem, cpk_varmap **map,
+                                   double **z0, size_t *ncontacts, cpk_error *err);
+
 /* ---- quantities --------------------------------------------------------- */
 
 /**
