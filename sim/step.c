@@ -5,6 +5,7 @@
 #include <cpkit/solver.h>
 #include <cpkit/util.h>
 #include "assemble.h"
+#include "step_implicit.h"
 #include "rotation.h"
 
 /* What one solve of a step produced. */
@@ -355,7 +356,8 @@ int cpk_world_step(cpk_world *w, cpk_sim_step_info *info, cpk_error *err)
   if (!rc) {
     memcpy(saved, w->bodies, w->nbodies * sizeof *saved);
     driven_midstep(w);
-    rc = run_step(w, &s, info, err);
+    rc = strcmp(w->settings.model, SIM_MODEL_KV_IMPLICIT) ? run_step(w, &s, info, err)
+                                                          : sim_implicit_step(w, info, err);
     if (rc) memcpy(w->bodies, saved, w->nbodies * sizeof *saved); /* failed: not moved */
   }
   info->time = w->time;

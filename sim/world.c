@@ -36,7 +36,7 @@ static int check_settings(const cpk_sim_settings *s, cpk_error *err)
   cpk_contact_model m;
   if (memchr(s->model, 0, sizeof s->model) == NULL || memchr(s->solver, 0, sizeof s->solver) == NULL)
     return cpk_error_set(err, CPK_EINVAL, "model or solver name not terminated");
-  if (cpk_contact_model_from_name(s->model, &m))
+  if (cpk_contact_model_from_name(s->model, &m) && strcmp(s->model, SIM_MODEL_KV_IMPLICIT))
     return cpk_error_set(err, CPK_EINVAL, "unknown contact model '%s'", s->model);
   if (s->solver[0] && !cpk_solver_find(s->solver))
     return cpk_error_set(err, CPK_EINVAL, "unknown solver '%s'", s->solver);
@@ -77,6 +77,8 @@ void cpk_world_free(cpk_world *w)
   free(w->q0);
   free(w->contacts);
   free(w->memory);
+  free(w->iz);
+  free(w->ikeys);
   free(w);
 }
 

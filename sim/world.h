@@ -43,7 +43,14 @@ struct cpk_world {
   cpk_sim_contact *contacts;
   size_t nmemory, cap_memory;
   sim_memory *memory;
+  /* kelvin-voigt-implicit: the last solution and its pairs, the next start point */
+  double *iz;
+  size_t niz, nikeys;
+  size_t (*ikeys)[2];
 };
+
+/* The stepper's own model name: seed 003's geometrically implicit compliant step. */
+#define SIM_MODEL_KV_IMPLICIT "kelvin-voigt-implicit"
 
 /* Find the contacts of the world at its current poses (gap <= margin).
  * *geoms is reallocated by the callee; *n receives the count. */

@@ -55,6 +55,17 @@ check "demo: exit 0, table with both scenes" sh -c "test $st -eq 0 && test \$(gr
 check "demo: counts the failed check" has "^1 check failed" "$tmp/out"
 run demo "$tmp/ex" --strict --match wrong
 check "demo --strict --match: exit 3" status_is 3
+# seed 003's geometrically implicit compliant step (closest points as unknowns) reproduces
+# the compliant disc's analytic checks of the explicit scenes, with and without the core
+for sc in seed003-disc-no-core seed003-disc-core; do
+  run simulate "$srcdir/../examples/$sc.scene.json" --model kelvin-voigt-implicit --strict -q
+  check "kelvin-voigt-implicit: $sc passes its checks" status_is 0
+done
+# ... and refuses a rigid material
+sed 's/"mu": 0.2, "e_r": 0.4/"mu": 0.2/' "$tmp/spin.scene.json" >"$tmp/rigid.scene.json"
+run simulate "$tmp/rigid.scene.json" --model kelvin-voigt-implicit
+check "kelvin-voigt-implicit: a rigid material is refused (exit 1, says why)" \
+  sh -c "test $st -eq 1 && grep -q 'compliant material' '$tmp/err'"
 # errors
 run simulate "$tmp/missing.scene.json"
 check "missing file: exit 1, one message" sh -c "test $st -eq 1 && test \$(wc -l <'$tmp/err') -eq 1"
