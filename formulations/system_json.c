@@ -2,169 +2,34 @@
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <jansson.h>
 #include <cpkit/contact.h>
 #include <cpkit/util.h>
-#include "json_locate.h"
+#include "json_reader.h"
 
-#define MAX_DEPTH 8
 #define MAX_NV 100000000.0
 
-/* The reader's state: where we are in the document, for messages. */
-typedef struct rd {
-  const char *path, *text;
-  cpk_error *err;
-  cpk_json_seg stack[MAX_DEPTH];
-  int depth;
-} rd;
-
-static void push_key(rd *r, const char *key)
-{
-  if (r->depth < MAX_DEPTH) r->stack[r->depth] = (cpk_json_seg){key, 0};
-  r->depth++;
-}
-
-static void push_index(rd *r, size_t i)
-{
-  if (r->depth < MAX_DEPTH) r->stack[r->depth] = (cpk_json_seg){NULL, i};
-  r->depth++;
-}
-
-static void pop(rd *r) { r->depth--; }
-
-static void where(const rd *r, char *buf, size_t size)
-{
-  size_t used = 0;
-  buf[0] = '\0';
-  for (int d = 0; d < r->depth && d < MAX_DEPTH && used < size; d++) {
-    int w = r->stack[d].key
-                ? snprintf(buf + used, size - used, "%s%s", d ? "." : "", r->stack[d].key)
-                : snprintf(buf + used, size - used, "[%zu]", r->stack[d].index);
-    if (w < 0) break;
-    used += (size_t)w;
-  }
-}
-
-#if defined(__GNUC__)
-__attribute__((format(printf, 2, 3)))
-#endif
-static int
-fail(rd *r, const char *fmt, ...)
-{
-  char what[256], at[160];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(what, sizeof what, fmt, ap);
-  va_end(ap);
-  where(r, at, sizeof at);
-  int depth = r->depth < MAX_DEPTH ? r->depth : MAX_DEPTH;
-  long line = cpk_json_locate(r->text, r->stack, depth);
-  return cpk_error_set(r->err, CPK_EPARSE, "%s:%ld: %s%s%s", r->path, line, at, at[0] ? ": " : "",
-                       what);
-}
-
-static int nomem(rd *r) { return cpk_error_set(r->err, CPK_ENOMEM, "%s: out of memory", r->path); }
-
-/* Library calls report plain messages; give them the place they are about. */
-static int relay(rd *r, int rc)
-{
-  if (rc == CPK_ENOMEM) return nomem(r);
-  char msg[512];
-  snprintf(msg, sizeof msg, "%s", r->err ? r->err->message : cpk_strerror(rc));
-  return fail(r, "%s", msg);
-}
-
-static int check_keys(rd *r, json_t *obj, const char *const *allowed)
-{
-  const char *key;
-  json_t *val;
-  json_object_foreach(obj, key, val)
-  {
-    int ok = 0;
-    for (size_t k = 0; allowed[k] && !ok; k++) ok = strcmp(key, allowed[k]) == 0;
-    if (!ok) {
-      push_key(r, key);
-      return fail(r, "unknown key \"%s\"", key);
-    }
-  }
-  return CPK_OK;
-}
-
-/* ---- scalars and vectors --------------------------------------------------- */
-
-static int number_value(rd *r, json_t *v, double *out)
-{
-  if (!json_is_number(v)) return fail(r, "expected a number");
-  *out = json_number_value(v);
-  if (!isfinite(*out)) return fail(r, "number out of range");
-  return CPK_OK;
-}
-
-/* Optional number member: *out keeps its value when the key is absent. */
-static int get_number(rd *r, json_t *obj, const char *key, double *out, int required)
-{
-  json_t *v = json_object_get(obj, key);
-  if (!v && !required) return CPK_OK;
-  push_key(r, key);
-  int rc = v ? number_value(r, v, out) : fail(r, "missing");
-  if (!rc) pop(r);
-  return rc;
-}
-
-/* Array of numbers; want = 0 accepts any length >= 1. *out is malloc'd. */
-static int vector_value(rd *r, json_t *a, size_t want, double **out, size_t *len)
-{
-  *out = NULL;
-  if (!json_is_array(a)) return fail(r, "expected an array of numbers");
-  size_t n = json_array_size(a);
-  if (want && n != want) return fail(r, "expected %zu numbers, found %zu", want, n);
-  if (n == 0) return fail(r, "empty array");
-  double *x = cpk_alloc_array(n, sizeof *x);
-  if (!x) return nomem(r);
-  for (size_t i = 0; i < n; i++) {
-    push_index(r, i);
-    int rc = number_value(r, json_array_get(a, i), &x[i]);
-    if (rc) {
-      free(x);
-      return rc;
-    }
-    pop(r);
-  }
-  *out = x;
-  if (len) *len = n;
-  return CPK_OK;
-}
+typedef cpk_jr rd; /* the shared reader state (base/json_reader.h) */
 
 static int get_vector(rd *r, json_t *obj, const char *key, size_t want, double **out, size_t *len)
 {
   json_t *v = json_object_get(obj, key);
   *out = NULL;
   if (!v) return CPK_OK;
-  push_key(r, key);
-  int rc = vector_value(r, v, want, out, len);
-  if (!rc) pop(r);
-  return rc;
-}
-
-/* Copy a fixed-length optional vector into dst (unchanged when absent). */
-static int get_fixed(rd *r, json_t *obj, const char *key, size_t n, double *dst)
-{
-  double *x = NULL;
-  int rc = get_vector(r, obj, key, n, &x, NULL);
-  if (!rc && x) memcpy(dst, x, n * sizeof *x);
-  free(x);
+  cpk_jr_push_key(r, key);
+  int rc = cpk_jr_vector(r, v, want, out, len);
+  if (!rc) cpk_jr_pop(r);
   return rc;
 }
 
 static int index_value(rd *r, json_t *v, size_t max, size_t *out)
 {
-  if (!json_is_integer(v)) return fail(r, "expected an integer");
+  if (!json_is_integer(v)) return cpk_jr_fail(r, "expected an integer");
   json_int_t i = json_integer_value(v);
   if (i < 1 || (unsigned long long)i > max)
-    return fail(r, "index %lld out of range 1..%zu", (long long)i, max);
+    return cpk_jr_fail(r, "index %lld out of range 1..%zu", (long long)i, max);
   *out = (size_t)(i - 1);
   return CPK_OK;
 }
@@ -190,7 +55,7 @@ static int trips_alloc(rd *r, trips *t, size_t n)
   t->i = cpk_alloc_array(n, sizeof *t->i);
   t->j = cpk_alloc_array(n, sizeof *t->j);
   t->x = cpk_alloc_array(n, sizeof *t->x);
-  return t->i && t->j && t->x ? CPK_OK : nomem(r);
+  return t->i && t->j && t->x ? CPK_OK : cpk_jr_nomem(r);
 }
 
 static void trips_add(trips *t, size_t i, size_t j, double x)
@@ -203,7 +68,7 @@ static void trips_add(trips *t, size_t i, size_t j, double x)
 static int matrix_diagonal(rd *r, json_t *a, size_t n, trips *t)
 {
   double *d = NULL;
-  int rc = vector_value(r, a, n, &d, NULL);
+  int rc = cpk_jr_vector(r, a, n, &d, NULL);
   if (!rc) rc = trips_alloc(r, t, n);
   for (size_t k = 0; !rc && k < n; k++) trips_add(t, k, k, d[k]);
   free(d);
@@ -214,16 +79,16 @@ static int matrix_dense(rd *r, json_t *a, size_t n, trips *t)
 {
   size_t nn;
   if (!json_is_array(a) || json_array_size(a) != n)
-    return fail(r, "expected an array of %zu rows", n);
-  if (cpk_size_mul(n, n, &nn)) return fail(r, "matrix too large");
+    return cpk_jr_fail(r, "expected an array of %zu rows", n);
+  if (cpk_size_mul(n, n, &nn)) return cpk_jr_fail(r, "matrix too large");
   int rc = trips_alloc(r, t, nn);
   for (size_t i = 0; !rc && i < n; i++) {
     double *row = NULL;
-    push_index(r, i);
-    rc = vector_value(r, json_array_get(a, i), n, &row, NULL);
+    cpk_jr_push_index(r, i);
+    rc = cpk_jr_vector(r, json_array_get(a, i), n, &row, NULL);
     for (size_t j = 0; !rc && j < n; j++)
       if (row[j] != 0.0) trips_add(t, i, j, row[j]);
-    if (!rc) pop(r);
+    if (!rc) cpk_jr_pop(r);
     free(row);
   }
   return rc;
@@ -231,21 +96,21 @@ static int matrix_dense(rd *r, json_t *a, size_t n, trips *t)
 
 static int matrix_triplets(rd *r, json_t *a, size_t n, trips *t)
 {
-  if (!json_is_array(a)) return fail(r, "expected an array of [i, j, value] triplets");
+  if (!json_is_array(a)) return cpk_jr_fail(r, "expected an array of [i, j, value] triplets");
   size_t nt = json_array_size(a);
   int rc = trips_alloc(r, t, nt);
   for (size_t k = 0; !rc && k < nt; k++) {
     json_t *e = json_array_get(a, k);
     size_t i = 0, j = 0;
     double x = 0;
-    push_index(r, k);
-    if (!json_is_array(e) || json_array_size(e) != 3) rc = fail(r, "expected [i, j, value]");
+    cpk_jr_push_index(r, k);
+    if (!json_is_array(e) || json_array_size(e) != 3) rc = cpk_jr_fail(r, "expected [i, j, value]");
     if (!rc) rc = index_value(r, json_array_get(e, 0), n, &i);
     if (!rc) rc = index_value(r, json_array_get(e, 1), n, &j);
-    if (!rc) rc = number_value(r, json_array_get(e, 2), &x);
+    if (!rc) rc = cpk_jr_number(r, json_array_get(e, 2), &x);
     if (!rc) {
       trips_add(t, i, j, x);
-      pop(r);
+      cpk_jr_pop(r);
     }
   }
   return rc;
@@ -259,21 +124,21 @@ static int matrix_value(rd *r, json_t *m, size_t n, cpk_csc **out)
   json_t *v;
   *out = NULL;
   if (!json_is_object(m) || json_object_size(m) != 1)
-    return fail(r, "expected an object with one of \"diagonal\", \"dense\", \"triplets\"");
-  int rc = check_keys(r, m, keys);
+    return cpk_jr_fail(r, "expected an object with one of \"diagonal\", \"dense\", \"triplets\"");
+  int rc = cpk_jr_check_keys(r, m, keys);
   if (rc) return rc;
   const char *kind = json_object_iter_key(json_object_iter(m));
   v = json_object_get(m, kind);
-  push_key(r, kind);
+  cpk_jr_push_key(r, kind);
   if (strcmp(kind, "diagonal") == 0)
     rc = matrix_diagonal(r, v, n, &t);
   else if (strcmp(kind, "dense") == 0)
     rc = matrix_dense(r, v, n, &t);
   else
     rc = matrix_triplets(r, v, n, &t);
-  if (!rc) pop(r);
+  if (!rc) cpk_jr_pop(r);
   if (!rc && cpk_csc_from_triplets((cpk_int)n, (cpk_int)n, (cpk_int)t.n, t.i, t.j, t.x, out))
-    rc = nomem(r);
+    rc = cpk_jr_nomem(r);
   trips_free(&t);
   return rc;
 }
@@ -286,26 +151,26 @@ static int stiffness(rd *r, json_t *obj, const char *key, double M[9])
   json_t *v = json_object_get(obj, key);
   double *x = NULL;
   if (!v) return CPK_OK;
-  push_key(r, key);
+  cpk_jr_push_key(r, key);
   int rc = CPK_OK;
   memset(M, 0, 9 * sizeof *M);
   if (json_is_array(v) && json_array_size(v) == 3 && json_is_array(json_array_get(v, 0))) {
     for (size_t a = 0; a < 3 && !rc; a++) {
-      push_index(r, a);
-      rc = vector_value(r, json_array_get(v, a), 3, &x, NULL);
+      cpk_jr_push_index(r, a);
+      rc = cpk_jr_vector(r, json_array_get(v, a), 3, &x, NULL);
       if (!rc) {
         memcpy(M + 3 * a, x, 3 * sizeof *x);
-        pop(r);
+        cpk_jr_pop(r);
       }
       free(x);
       x = NULL;
     }
   } else {
-    rc = vector_value(r, v, 3, &x, NULL);
+    rc = cpk_jr_vector(r, v, 3, &x, NULL);
     for (size_t a = 0; !rc && a < 3; a++) M[4 * a] = x[a];
     free(x);
   }
-  if (!rc) pop(r);
+  if (!rc) cpk_jr_pop(r);
   return rc;
 }
 
@@ -314,24 +179,24 @@ static int compliance(rd *r, json_t *c, cpk_contact_params *p)
   static const char *const keys[] = {"K", "C", "delta_max", "delta_prev", NULL};
   json_t *v = json_object_get(c, "compliance");
   if (!v) return CPK_OK;
-  push_key(r, "compliance");
-  if (!json_is_object(v)) return fail(r, "expected an object");
-  int rc = check_keys(r, v, keys);
+  cpk_jr_push_key(r, "compliance");
+  if (!json_is_object(v)) return cpk_jr_fail(r, "expected an object");
+  int rc = cpk_jr_check_keys(r, v, keys);
   if (!rc && !json_object_get(v, "K")) {
-    push_key(r, "K");
-    rc = fail(r, "missing (the stiffness is required)");
+    cpk_jr_push_key(r, "K");
+    rc = cpk_jr_fail(r, "missing (the stiffness is required)");
   }
   if (!rc) rc = stiffness(r, v, "K", p->K);
   if (!rc) rc = stiffness(r, v, "C", p->C);
-  if (!rc) rc = get_number(r, v, "delta_max", &p->delta_max, 0);
-  if (!rc) rc = get_fixed(r, v, "delta_prev", 3, p->delta_prev);
+  if (!rc) rc = cpk_jr_get_number(r, v, "delta_max", &p->delta_max, 0);
+  if (!rc) rc = cpk_jr_get_fixed(r, v, "delta_prev", 3, p->delta_prev);
   if (!rc && !(p->delta_max > 0)) {
-    push_key(r, "delta_max");
-    rc = fail(r, "must be > 0");
+    cpk_jr_push_key(r, "delta_max");
+    rc = cpk_jr_fail(r, "must be > 0");
   }
   if (rc) return rc;
   p->compliant = 1;
-  pop(r);
+  cpk_jr_pop(r);
   return CPK_OK;
 }
 
@@ -340,26 +205,26 @@ static int directions(rd *r, json_t *c, cpk_contact_params *p, double **dirs)
 {
   json_t *v = json_object_get(c, "directions");
   if (!v) return CPK_OK;
-  push_key(r, "directions");
+  cpk_jr_push_key(r, "directions");
   if (!json_is_array(v) || json_array_size(v) == 0)
-    return fail(r, "expected an array of [t, o, r]");
+    return cpk_jr_fail(r, "expected an array of [t, o, r]");
   size_t n = json_array_size(v);
   *dirs = cpk_calloc_array(n, 3 * sizeof **dirs);
-  if (!*dirs) return nomem(r);
+  if (!*dirs) return cpk_jr_nomem(r);
   for (size_t j = 0; j < n; j++) {
     double *x = NULL;
     size_t len = 0;
-    push_index(r, j);
-    int rc = vector_value(r, json_array_get(v, j), 0, &x, &len);
-    if (!rc && len != 2 && len != 3) rc = fail(r, "a direction has 2 or 3 components (t, o, r)");
+    cpk_jr_push_index(r, j);
+    int rc = cpk_jr_vector(r, json_array_get(v, j), 0, &x, &len);
+    if (!rc && len != 2 && len != 3) rc = cpk_jr_fail(r, "a direction has 2 or 3 components (t, o, r)");
     if (!rc) memcpy(*dirs + 3 * j, x, len * sizeof *x);
     free(x);
     if (rc) return rc;
-    pop(r);
+    cpk_jr_pop(r);
   }
   p->ndirections = n;
   p->directions = *dirs;
-  pop(r);
+  cpk_jr_pop(r);
   return CPK_OK;
 }
 
@@ -367,28 +232,28 @@ static int friction_params(rd *r, json_t *c, cpk_contact_params *p)
 {
   double *e = NULL;
   size_t ne = 0;
-  int rc = get_number(r, c, "psi", &p->psi, 0);
-  if (!rc) rc = get_number(r, c, "mu", &p->mu, 0);
+  int rc = cpk_jr_get_number(r, c, "psi", &p->psi, 0);
+  if (!rc) rc = cpk_jr_get_number(r, c, "mu", &p->mu, 0);
   if (!rc && p->mu < 0) {
-    push_key(r, "mu");
-    return fail(r, "must be >= 0");
+    cpk_jr_push_key(r, "mu");
+    return cpk_jr_fail(r, "must be >= 0");
   }
   if (!rc) rc = get_vector(r, c, "e", 0, &e, &ne);
   if (!rc && e) {
-    push_key(r, "e");
+    cpk_jr_push_key(r, "e");
     if (ne != 2 && ne != 3)
-      rc = fail(r, "expected [e_t, e_o] or [e_t, e_o, e_r]");
+      rc = cpk_jr_fail(r, "expected [e_t, e_o] or [e_t, e_o, e_r]");
     else if (!(e[0] > 0 && e[1] > 0 && (ne == 2 || e[2] >= 0)))
-      rc = fail(r, "need e_t > 0, e_o > 0, e_r >= 0");
+      rc = cpk_jr_fail(r, "need e_t > 0, e_o > 0, e_r >= 0");
     if (!rc) {
       p->e_t = e[0];
       p->e_o = e[1];
       p->e_r = ne == 3 ? e[2] : 0.0;
-      pop(r);
+      cpk_jr_pop(r);
     }
   }
   free(e);
-  if (!rc) rc = get_fixed(r, c, "drift", 4, p->drift);
+  if (!rc) rc = cpk_jr_get_fixed(r, c, "drift", 4, p->drift);
   return rc;
 }
 
@@ -421,16 +286,16 @@ static int unit3(rd *r, json_t *c, const char *key, double v[3], int required)
 {
   json_t *a = json_object_get(c, key);
   if (!a && !required) return CPK_OK;
-  push_key(r, key);
-  if (!a) return fail(r, "missing");
+  cpk_jr_push_key(r, key);
+  if (!a) return cpk_jr_fail(r, "missing");
   double *x = NULL;
-  int rc = vector_value(r, a, 3, &x, NULL);
+  int rc = cpk_jr_vector(r, a, 3, &x, NULL);
   if (rc) return rc;
   double norm = sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]);
-  if (!(norm > 0)) rc = fail(r, "must not be zero");
+  if (!(norm > 0)) rc = cpk_jr_fail(r, "must not be zero");
   for (int k = 0; !rc && k < 3; k++) v[k] = x[k] / norm;
   free(x);
-  if (!rc) pop(r);
+  if (!rc) cpk_jr_pop(r);
   return rc;
 }
 
@@ -453,9 +318,9 @@ static int tangent(rd *r, json_t *c, const double n[3], double t[3])
     norm += t[a] * t[a];
   }
   norm = sqrt(norm);
-  push_key(r, "tangent");
-  if (norm < 1e-6) return fail(r, "is parallel to the normal");
-  pop(r);
+  cpk_jr_push_key(r, "tangent");
+  if (norm < 1e-6) return cpk_jr_fail(r, "is parallel to the normal");
+  cpk_jr_pop(r);
   for (int a = 0; a < 3; a++) t[a] /= norm;
   return CPK_OK;
 }
@@ -466,13 +331,13 @@ static int body_rows(rd *r, json_t *c, const char *bkey, const char *pkey, doubl
 {
   size_t b = 0;
   double pt[3] = {0, 0, 0}, W[4][6];
-  push_key(r, bkey);
+  cpk_jr_push_key(r, bkey);
   int rc = index_value(r, json_object_get(c, bkey), nv / 6, &b);
   if (rc) return rc;
-  pop(r);
-  rc = get_fixed(r, c, pkey, 3, pt);
+  cpk_jr_pop(r);
+  rc = cpk_jr_get_fixed(r, c, pkey, 3, pt);
   if (!rc)
-    rc = cpk_rigid_contact_wrenches(pt, n, t, W[0], W[1], W[2], W[3]) ? fail(r, "bad frame") : 0;
+    rc = cpk_rigid_contact_wrenches(pt, n, t, W[0], W[1], W[2], W[3]) ? cpk_jr_fail(r, "bad frame") : 0;
   for (size_t k = 0; !rc && k < 6; k++) {
     size_t row = 6 * b + k, at = w->nrows;
     for (size_t e = 0; e < w->nrows; e++)
@@ -489,7 +354,7 @@ static int body_rows(rd *r, json_t *c, const char *bkey, const char *pkey, doubl
 static int geometric_wrench(rd *r, json_t *c, size_t nv, wrench *w)
 {
   double n[3], t[3];
-  if (nv % 6 != 0) return fail(r, "\"body\" needs 6 velocities per body (nv = %zu)", nv);
+  if (nv % 6 != 0) return cpk_jr_fail(r, "\"body\" needs 6 velocities per body (nv = %zu)", nv);
   int rc = unit3(r, c, "normal", n, 1);
   if (!rc) rc = tangent(r, c, n, t);
   if (!rc) rc = body_rows(r, c, "body", "point", 1.0, n, t, nv, w);
@@ -505,31 +370,31 @@ static int listed_wrench(rd *r, json_t *c, size_t nv, wrench *w)
   json_t *rows = json_object_get(c, "rows");
   size_t len = nv;
   if (rows) {
-    push_key(r, "rows");
+    cpk_jr_push_key(r, "rows");
     if (!json_is_array(rows) || json_array_size(rows) == 0 || json_array_size(rows) > nv)
-      return fail(r, "expected an array of 1 to %zu row indices", nv);
+      return cpk_jr_fail(r, "expected an array of 1 to %zu row indices", nv);
     len = json_array_size(rows);
-    if (!(w->rowbuf = cpk_alloc_array(len, sizeof *w->rowbuf))) return nomem(r);
+    if (!(w->rowbuf = cpk_alloc_array(len, sizeof *w->rowbuf))) return cpk_jr_nomem(r);
     for (size_t k = 0; k < len; k++) {
       size_t row;
-      push_index(r, k);
+      cpk_jr_push_index(r, k);
       int rc = index_value(r, json_array_get(rows, k), nv, &row);
       if (rc) return rc;
       w->rowbuf[k] = (cpk_int)row;
-      pop(r);
+      cpk_jr_pop(r);
     }
-    pop(r);
+    cpk_jr_pop(r);
   }
   if (!json_object_get(c, "W_n")) {
-    push_key(r, "W_n");
-    return fail(r, "missing (give W_n, or body/normal)");
+    cpk_jr_push_key(r, "W_n");
+    return cpk_jr_fail(r, "missing (give W_n, or body/normal)");
   }
   for (int a = 0; a < 4; a++) {
     int rc = get_vector(r, c, wk[a], len, &w->wbuf[a], NULL);
     if (rc) return rc;
   }
   if (!rows) {
-    if (!(w->rowbuf = cpk_alloc_array(nv, sizeof *w->rowbuf))) return nomem(r);
+    if (!(w->rowbuf = cpk_alloc_array(nv, sizeof *w->rowbuf))) return cpk_jr_nomem(r);
     for (size_t k = 0; k < nv; k++) w->rowbuf[k] = (cpk_int)k;
   }
   w->nrows = len;
@@ -545,12 +410,12 @@ static int body_contact(rd *r, json_t *c, cpk_contact_system *s)
   cpk_contact_params p;
   wrench w = {0};
   double *dirs = NULL;
-  if (!json_is_object(c)) return fail(r, "expected an object");
-  int rc = check_keys(r, c, body_contact_keys);
+  if (!json_is_object(c)) return cpk_jr_fail(r, "expected an object");
+  int rc = cpk_jr_check_keys(r, c, body_contact_keys);
   if (!rc) rc = contact_params(r, c, &p, &dirs);
   if (!rc && json_object_get(c, "body")) {
     if (json_object_get(c, "W_n") || json_object_get(c, "rows"))
-      rc = fail(r, "give either body/normal or rows/W_n, not both");
+      rc = cpk_jr_fail(r, "give either body/normal or rows/W_n, not both");
     if (!rc) rc = geometric_wrench(r, c, s->nv, &w);
     if (!rc)
       rc = cpk_contact_system_add_contact(s, &p, w.nrows, w.rows, w.w[0], w.w[1], w.w[2], w.w[3],
@@ -561,7 +426,7 @@ static int body_contact(rd *r, json_t *c, cpk_contact_system *s)
       rc = cpk_contact_system_add_contact(s, &p, w.nrows, w.rowbuf, w.wbuf[0], w.wbuf[1], w.wbuf[2],
                                           w.wbuf[3], r->err);
   }
-  if (rc && rc != CPK_EPARSE) rc = relay(r, rc);
+  if (rc && rc != CPK_EPARSE) rc = cpk_jr_relay(r, rc);
   wrench_free(&w);
   free(dirs);
   return rc;
@@ -572,14 +437,14 @@ static int contacts_array(rd *r, json_t *root, cpk_contact_system *s, size_t wan
 {
   json_t *a = json_object_get(root, "contacts");
   if (!a && !required) return CPK_OK;
-  push_key(r, "contacts");
-  if (!a) return fail(r, "missing");
-  if (!json_is_array(a)) return fail(r, "expected an array of contacts");
+  cpk_jr_push_key(r, "contacts");
+  if (!a) return cpk_jr_fail(r, "missing");
+  if (!json_is_array(a)) return cpk_jr_fail(r, "expected an array of contacts");
   if (want && json_array_size(a) != want)
-    return fail(r, "expected %zu contacts (the size of q / dim), found %zu", want,
+    return cpk_jr_fail(r, "expected %zu contacts (the size of q / dim), found %zu", want,
                 json_array_size(a));
   for (size_t i = 0; i < json_array_size(a); i++) {
-    push_index(r, i);
+    cpk_jr_push_index(r, i);
     int rc;
     if (s->form == CPK_SYSTEM_BODY) {
       rc = body_contact(r, json_array_get(a, i), s);
@@ -589,15 +454,15 @@ static int contacts_array(rd *r, json_t *root, cpk_contact_system *s, size_t wan
       static const char *const keys[] = {"psi",        "mu",         "e", "drift",
                                          "compliance", "directions", NULL};
       json_t *c = json_array_get(a, i);
-      rc = json_is_object(c) ? check_keys(r, c, keys) : fail(r, "expected an object");
+      rc = json_is_object(c) ? cpk_jr_check_keys(r, c, keys) : cpk_jr_fail(r, "expected an object");
       if (!rc) rc = contact_params(r, c, &p, &dirs);
-      if (!rc && cpk_contact_set_params(s, i, &p, r->err)) rc = relay(r, CPK_EINVAL);
+      if (!rc && cpk_contact_set_params(s, i, &p, r->err)) rc = cpk_jr_relay(r, CPK_EINVAL);
       free(dirs);
     }
     if (rc) return rc;
-    pop(r);
+    cpk_jr_pop(r);
   }
-  pop(r);
+  cpk_jr_pop(r);
   return CPK_OK;
 }
 
@@ -609,26 +474,26 @@ static int bodies_mass(rd *r, json_t *a, cpk_csc **M, size_t *nv)
   static const char *const keys[] = {"mass", "inertia", NULL};
   trips t = {0};
   size_t nb = json_is_array(a) ? json_array_size(a) : 0;
-  if (nb == 0) return fail(r, "expected a non-empty array of bodies");
+  if (nb == 0) return cpk_jr_fail(r, "expected a non-empty array of bodies");
   int rc = trips_alloc(r, &t, 12 * nb);
   for (size_t b = 0; !rc && b < nb; b++) {
     json_t *o = json_array_get(a, b);
     double m = 0, I[9] = {0};
-    push_index(r, b);
-    rc = json_is_object(o) ? check_keys(r, o, keys) : fail(r, "expected an object");
-    if (!rc) rc = get_number(r, o, "mass", &m, 1);
-    if (!rc && !(m > 0)) rc = fail(r, "mass must be > 0");
+    cpk_jr_push_index(r, b);
+    rc = json_is_object(o) ? cpk_jr_check_keys(r, o, keys) : cpk_jr_fail(r, "expected an object");
+    if (!rc) rc = cpk_jr_get_number(r, o, "mass", &m, 1);
+    if (!rc && !(m > 0)) rc = cpk_jr_fail(r, "mass must be > 0");
     if (!rc)
       rc = json_object_get(o, "inertia") ? stiffness(r, o, "inertia", I)
-                                         : fail(r, "inertia missing");
+                                         : cpk_jr_fail(r, "inertia missing");
     for (size_t k = 0; !rc && k < 3; k++) trips_add(&t, 6 * b + k, 6 * b + k, m);
     for (size_t e = 0; !rc && e < 9; e++)
       if (I[e] != 0.0) trips_add(&t, 6 * b + 3 + e / 3, 6 * b + 3 + e % 3, I[e]);
-    if (!rc) pop(r);
+    if (!rc) cpk_jr_pop(r);
   }
   *nv = 6 * nb;
   if (!rc && cpk_csc_from_triplets((cpk_int)*nv, (cpk_int)*nv, (cpk_int)t.n, t.i, t.j, t.x, M))
-    rc = nomem(r);
+    rc = cpk_jr_nomem(r);
   trips_free(&t);
   return rc;
 }
@@ -647,16 +512,16 @@ static int body_size(rd *r, json_t *root, size_t *nv)
                                        : 0;
   *nv = json_is_array(v) ? json_array_size(v) : json_is_array(k) ? json_array_size(k) : backing;
   if (x) {
-    push_key(r, "nv");
+    cpk_jr_push_key(r, "nv");
     if (!json_is_integer(x) || json_integer_value(x) < 1 || (double)json_integer_value(x) > MAX_NV)
-      return fail(r, "expected an integer in 1..%.0f", MAX_NV);
+      return cpk_jr_fail(r, "expected an integer in 1..%.0f", MAX_NV);
     *nv = (size_t)json_integer_value(x);
     /* M needs nv positive diagonal entries, so the file holds at least nv numbers */
     if (*nv > backing && !(json_is_array(v) && json_array_size(v) >= *nv))
-      return fail(r, "nv = %zu is larger than the data given", *nv);
-    pop(r);
+      return cpk_jr_fail(r, "nv = %zu is larger than the data given", *nv);
+    cpk_jr_pop(r);
   }
-  if (*nv == 0) return fail(r, "cannot tell nv: give \"nv\", \"v\" or a diagonal/dense M");
+  if (*nv == 0) return cpk_jr_fail(r, "cannot tell nv: give \"nv\", \"v\" or a diagonal/dense M");
   return CPK_OK;
 }
 
@@ -664,23 +529,23 @@ static int body_mass(rd *r, json_t *root, cpk_csc **M, size_t *nv)
 {
   json_t *b = json_object_get(root, "bodies"), *m = json_object_get(root, "M");
   int rc;
-  if ((b != NULL) == (m != NULL)) return fail(r, "give exactly one of \"M\" and \"bodies\"");
+  if ((b != NULL) == (m != NULL)) return cpk_jr_fail(r, "give exactly one of \"M\" and \"bodies\"");
   if (b) {
-    push_key(r, "bodies");
+    cpk_jr_push_key(r, "bodies");
     rc = bodies_mass(r, b, M, nv);
     if (!rc && json_object_get(root, "nv") &&
         (size_t)json_integer_value(json_object_get(root, "nv")) != *nv) {
-      pop(r);
-      push_key(r, "nv");
-      rc = fail(r, "does not match 6 x the number of bodies (%zu)", *nv);
+      cpk_jr_pop(r);
+      cpk_jr_push_key(r, "nv");
+      rc = cpk_jr_fail(r, "does not match 6 x the number of bodies (%zu)", *nv);
     }
   } else {
     rc = body_size(r, root, nv);
     if (rc) return rc;
-    push_key(r, "M");
+    cpk_jr_push_key(r, "M");
     rc = matrix_value(r, m, *nv, M);
   }
-  if (!rc) pop(r);
+  if (!rc) cpk_jr_pop(r);
   return rc;
 }
 
@@ -699,17 +564,17 @@ static int influence(rd *r, json_t *root, cpk_contact_system *s)
   cpk_csc *G = NULL;
   double *u0 = NULL;
   if (!g && json_object_get(root, "u0")) {
-    push_key(r, "u0");
-    return fail(r, "given without \"influence\"");
+    cpk_jr_push_key(r, "u0");
+    return cpk_jr_fail(r, "given without \"influence\"");
   }
   if (!g) return CPK_OK;
-  push_key(r, "influence");
-  int rc = s->nc > 0 ? matrix_value(r, g, 3 * s->nc, &G) : fail(r, "the system has no contacts");
-  if (!rc) pop(r);
+  cpk_jr_push_key(r, "influence");
+  int rc = s->nc > 0 ? matrix_value(r, g, 3 * s->nc, &G) : cpk_jr_fail(r, "the system has no contacts");
+  if (!rc) cpk_jr_pop(r);
   if (!rc) rc = get_vector(r, root, "u0", 3 * s->nc, &u0, NULL);
   if (!rc && cpk_contact_system_set_compliance_matrix(s, G, u0, r->err)) {
-    push_key(r, "influence");
-    rc = relay(r, CPK_EINVAL);
+    cpk_jr_push_key(r, "influence");
+    rc = cpk_jr_relay(r, CPK_EINVAL);
   }
   cpk_csc_free(G);
   free(u0);
@@ -721,18 +586,18 @@ static int read_body(rd *r, json_t *root, cpk_contact_system **out)
   cpk_csc *M = NULL;
   double *v = NULL, *k = NULL, h = 0.0;
   size_t nv = 0;
-  int rc = check_keys(r, root, body_keys);
-  if (!rc) rc = get_number(r, root, "h", &h, 1);
+  int rc = cpk_jr_check_keys(r, root, body_keys);
+  if (!rc) rc = cpk_jr_get_number(r, root, "h", &h, 1);
   if (!rc && h < 0) {
-    push_key(r, "h");
-    rc = fail(r, "must be >= 0");
+    cpk_jr_push_key(r, "h");
+    rc = cpk_jr_fail(r, "must be >= 0");
   }
   if (!rc) rc = body_mass(r, root, &M, &nv);
   if (!rc) rc = get_vector(r, root, "v", nv, &v, NULL);
   if (!rc) rc = get_vector(r, root, "k", nv, &k, NULL);
   if (!rc && cpk_contact_system_alloc_body(nv, M, v, k, h, out, r->err)) {
-    push_key(r, "M");
-    rc = relay(r, CPK_EINVAL);
+    cpk_jr_push_key(r, "M");
+    rc = cpk_jr_relay(r, CPK_EINVAL);
   }
   if (!rc) rc = contacts_array(r, root, *out, 0, 0);
   if (!rc) rc = influence(r, root, *out);
@@ -745,20 +610,20 @@ static int read_body(rd *r, json_t *root, cpk_contact_system **out)
 static int local_size(rd *r, json_t *root, size_t *dim, double **q, size_t *m)
 {
   double d = 3;
-  int rc = get_number(r, root, "dim", &d, 0);
+  int rc = cpk_jr_get_number(r, root, "dim", &d, 0);
   if (!rc && d != 3 && d != 4) {
-    push_key(r, "dim");
-    return fail(r, "must be 3 (n, t, o) or 4 (n, t, o, r)");
+    cpk_jr_push_key(r, "dim");
+    return cpk_jr_fail(r, "must be 3 (n, t, o) or 4 (n, t, o, r)");
   }
   *dim = (size_t)d;
   if (!rc && !json_object_get(root, "q")) {
-    push_key(r, "q");
-    return fail(r, "missing");
+    cpk_jr_push_key(r, "q");
+    return cpk_jr_fail(r, "missing");
   }
   if (!rc) rc = get_vector(r, root, "q", 0, q, m);
   if (!rc && *m % *dim != 0) {
-    push_key(r, "q");
-    return fail(r, "length %zu is not a multiple of dim = %zu", *m, *dim);
+    cpk_jr_push_key(r, "q");
+    return cpk_jr_fail(r, "length %zu is not a multiple of dim = %zu", *m, *dim);
   }
   return rc;
 }
@@ -768,25 +633,25 @@ static int read_local(rd *r, json_t *root, cpk_contact_system **out)
   cpk_csc *W = NULL;
   double *q = NULL, *mu = NULL, h = 1.0;
   size_t dim = 3, m = 0;
-  int rc = check_keys(r, root, local_keys);
-  if (!rc) rc = get_number(r, root, "h", &h, 0);
+  int rc = cpk_jr_check_keys(r, root, local_keys);
+  if (!rc) rc = cpk_jr_get_number(r, root, "h", &h, 0);
   if (!rc && !(h > 0)) {
-    push_key(r, "h");
-    rc = fail(r, "must be > 0");
+    cpk_jr_push_key(r, "h");
+    rc = cpk_jr_fail(r, "must be > 0");
   }
   if (!rc) rc = local_size(r, root, &dim, &q, &m);
   if (!rc && !json_object_get(root, "W")) {
-    push_key(r, "W");
-    rc = fail(r, "missing");
+    cpk_jr_push_key(r, "W");
+    rc = cpk_jr_fail(r, "missing");
   }
   if (!rc) {
-    push_key(r, "W");
+    cpk_jr_push_key(r, "W");
     rc = matrix_value(r, json_object_get(root, "W"), m, &W);
-    if (!rc) pop(r);
+    if (!rc) cpk_jr_pop(r);
   }
   if (!rc) rc = get_vector(r, root, "mu", m / dim, &mu, NULL);
   if (!rc && cpk_contact_system_alloc_local(m / dim, dim, W, q, mu, h, out, r->err))
-    rc = relay(r, CPK_EINVAL);
+    rc = cpk_jr_relay(r, CPK_EINVAL);
   if (!rc) rc = contacts_array(r, root, *out, m / dim, !json_object_get(root, "mu"));
   if (!rc) rc = influence(r, root, *out);
   cpk_csc_free(W);
@@ -800,37 +665,37 @@ static int read_root(rd *r, json_t *root, cpk_contact_system **out)
   json_t *ver = json_object_get(root, "cpkit_contact_system"),
          *form = json_object_get(root, "form");
   json_t *name = json_object_get(root, "name");
-  if (!json_is_object(root)) return fail(r, "expected a JSON object");
-  push_key(r, "cpkit_contact_system");
+  if (!json_is_object(root)) return cpk_jr_fail(r, "expected a JSON object");
+  cpk_jr_push_key(r, "cpkit_contact_system");
   if (!ver)
-    return fail(r, "missing: a contact system file starts with \"cpkit_contact_system\": 1");
+    return cpk_jr_fail(r, "missing: a contact system file starts with \"cpkit_contact_system\": 1");
   if (!json_is_integer(ver) || json_integer_value(ver) != 1)
-    return fail(r, "unsupported version (expected 1)");
-  pop(r);
-  push_key(r, "form");
-  if (form && !json_is_string(form)) return fail(r, "expected \"body\" or \"local\"");
+    return cpk_jr_fail(r, "unsupported version (expected 1)");
+  cpk_jr_pop(r);
+  cpk_jr_push_key(r, "form");
+  if (form && !json_is_string(form)) return cpk_jr_fail(r, "expected \"body\" or \"local\"");
   const char *f = form ? json_string_value(form) : "body";
   if (strcmp(f, "body") != 0 && strcmp(f, "local") != 0)
-    return fail(r, "expected \"body\" or \"local\"");
-  pop(r);
-  push_key(r, "name");
-  if (name && !json_is_string(name)) return fail(r, "expected a string");
-  pop(r);
+    return cpk_jr_fail(r, "expected \"body\" or \"local\"");
+  cpk_jr_pop(r);
+  cpk_jr_push_key(r, "name");
+  if (name && !json_is_string(name)) return cpk_jr_fail(r, "expected a string");
+  cpk_jr_pop(r);
   int rc = strcmp(f, "body") == 0 ? read_body(r, root, out) : read_local(r, root, out);
-  if (!rc && name && cpk_contact_system_set_name(*out, json_string_value(name))) rc = nomem(r);
+  if (!rc && name && cpk_contact_system_set_name(*out, json_string_value(name))) rc = cpk_jr_nomem(r);
   return rc;
 }
 
 int cpk_contact_system_read_json_string(const char *text, const char *name,
                                         cpk_contact_system **out, cpk_error *err)
 {
-  json_error_t jerr;
   rd r = {name ? name : "<string>", text, err, {{0}}, 0};
+  json_t *root = NULL;
   *out = NULL;
   if (!text) return cpk_error_set(err, CPK_EINVAL, "no text");
-  json_t *root = json_loads(text, JSON_REJECT_DUPLICATES, &jerr);
-  if (!root) return cpk_error_set(err, CPK_EPARSE, "%s:%d: %s", r.path, jerr.line, jerr.text);
-  int rc = read_root(&r, root, out);
+  int rc = cpk_jr_parse(text, r.path, &root, err);
+  if (rc) return rc;
+  rc = read_root(&r, root, out);
   json_decref(root);
   if (rc) {
     cpk_contact_system_free(*out);
@@ -839,48 +704,11 @@ int cpk_contact_system_read_json_string(const char *text, const char *name,
   return rc;
 }
 
-static int slurp(const char *path, char **text, cpk_error *err)
-{
-  FILE *f = fopen(path, "rb");
-  size_t len = 0, cap = 0;
-  char *buf = NULL;
-  *text = NULL;
-  if (!f) return cpk_error_set(err, CPK_EIO, "%s: cannot open: %s", path, strerror(errno));
-  for (;;) {
-    if (len + 1 >= cap) {
-      char *nb = cap < ((size_t)1 << 34) ? realloc(buf, cap ? 2 * cap : 65536) : NULL;
-      if (!nb) {
-        free(buf);
-        fclose(f);
-        return cpk_error_set(err, CPK_ENOMEM, "%s: out of memory", path);
-      }
-      buf = nb;
-      cap = cap ? 2 * cap : 65536;
-    }
-    size_t got = fread(buf + len, 1, cap - 1 - len, f);
-    len += got;
-    if (got == 0) break;
-  }
-  int bad = ferror(f);
-  fclose(f);
-  if (bad) {
-    free(buf);
-    return cpk_error_set(err, CPK_EIO, "%s: read error", path);
-  }
-  buf[len] = '\0';
-  if (strlen(buf) != len) {
-    free(buf);
-    return cpk_error_set(err, CPK_EPARSE, "%s:1: not a text file (NUL byte)", path);
-  }
-  *text = buf;
-  return CPK_OK;
-}
-
 int cpk_contact_system_read_json_file(const char *path, cpk_contact_system **out, cpk_error *err)
 {
   char *text = NULL;
   *out = NULL;
-  int rc = slurp(path, &text, err);
+  int rc = cpk_jr_slurp(path, &text, err);
   if (!rc) rc = cpk_contact_system_read_json_string(text, path, out, err);
   free(text);
   return rc;
