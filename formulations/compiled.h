@@ -158,4 +158,11 @@ void cvm_influence_velocity(const struct cpk_varmap *C, const double *P, double 
 void cvm_influence_expand(const struct cpk_varmap *C, size_t c, cvm_rowctx *x);
 void cvm_influence_free(struct cvm_influence *G);
 
+/* polyhedral.c, shared with the distributed model: append a direction (t, o, r),
+ * n directions on the ellipse (a, b) at height r from angle offset, and the
+ * Stewart-Trinkle rows of one contact. */
+int cvm_push_dir(cpk_varmap *C, double t, double o, double r);
+int cvm_push_circle(cpk_varmap *C, size_t n, double a, double b, double r, double offset);
+int cvm_rows_polyhedral(cvm_rowctx *x);
+
 #endif

@@ -5,7 +5,6 @@
 #include <cpkit/util.h>
 #include "compiled.h"
 
-#define PI 3.14159265358979323846
 #define MAX_DIRECTIONS 100000
 
 /*
@@ -152,24 +151,6 @@ int cpk_varmap_elastic_displacement(const cpk_varmap *m, const double *z, double
 
 /* ---- elements and their rows ----------------------------------------------- */
 
-static int push_dir(cpk_varmap *C, double t, double o)
-{
-  if (C->ndirs == C->cap_dirs) {
-    size_t cap = C->cap_dirs ? 2 * C->cap_dirs : 64;
-    double *d = cpk_alloc_array(cap, 3 * sizeof *d);
-    if (!d) return CPK_ENOMEM;
-    if (C->ndirs) memcpy(d, C->dirs, 3 * C->ndirs * sizeof *d);
-    free(C->dirs);
-    C->dirs = d;
-    C->cap_dirs = cap;
-  }
-  double *d = C->dirs + 3 * C->ndirs++;
-  d[0] = fabs(t) < 1e-15 ? 0.0 : t; /* cos(pi/2) = 6e-17 would add structural entries */
-  d[1] = fabs(o) < 1e-15 ? 0.0 : o;
-  d[2] = 0.0;
-  return CPK_OK;
-}
-
 /* An element is a point of a surface: its friction lies in the tangent plane, and a patch's
  * friction moment comes from the lever arms of its elements, so directions have no twist. */
 static int element_directions(cpk_varmap *C, const cpk_contact_params *p, size_t c,
@@ -184,13 +165,10 @@ static int element_directions(cpk_varmap *C, const cpk_contact_params *p, size_t
       if (p->directions[3 * j + 2] != 0.0)
         return cpk_error_set(err, CPK_EINVAL,
                              "contact %zu: an element's friction directions have no twist", c + 1);
-      rc = push_dir(C, p->directions[3 * j], p->directions[3 * j + 1]);
+      rc = cvm_push_dir(C, p->directions[3 * j], p->directions[3 * j + 1], 0.0);
     }
   } else {
-    for (size_t j = 0; j < n && !rc; j++) {
-      double th = o->directions.offset + 2.0 * PI * (double)j / (double)n;
-      rc = push_dir(C, p->e_t * cos(th), p->e_o * sin(th));
-    }
+    rc = cvm_push_circle(C, n, p->e_t, p->e_o, 0.0, o->directions.offset);
   }
   cc->ndir = C->ndirs - cc->dir_off;
   return rc ? cpk_error_set(err, CPK_ENOMEM, "out of memory") : CPK_OK;
@@ -245,34 +223,11 @@ static int setup_distributed(cpk_varmap *C, const cpk_contact_system *s,
   return rc;
 }
 
-/* With U the velocity of the deformed surfaces (rigid motion plus elastic rate):
- *   0 <= p_n    _|_ U_n + psi/h            >= 0   (eq. (4.8), gap of the deformed profiles / h)
+/* The rows are polyhedral's with plane directions: U is the velocity of the deformed
+ * surfaces (rigid motion plus elastic rate), so
+ *   0 <= p_n    _|_ U_n + psi/h              >= 0   (eq. (4.8))
  *   0 <= beta_j _|_ d_j . (U_t, U_o) + sigma >= 0   (eq. (4.10): slip opposes friction)
  *   0 <= sigma  _|_ mu p_n - sum_j beta_j    >= 0   (eq. (4.7), per element) */
-static int rows_distributed(cvm_rowctx *x)
-{
-  const cvm_contact *cc = x->cc;
-  x->f[0] = cvm_normal_gap(x, 0.0);
-  x->dfdU[0] = 1.0;
-  x->umask[0] = 1;
-  if (cc->m == 1) return CPK_OK;
-  double sigma = CVM_Z(x, cc->ksig), sum = 0.0;
-  for (size_t j = 0; j < cc->ndir; j++) {
-    size_t k = 1 + j;
-    const double *d = x->C->dirs + 3 * (cc->dir_off + j);
-    x->f[k] = d[0] * x->U[1] + d[1] * x->U[2] + sigma;
-    for (int a = 0; a < 2; a++) {
-      x->dfdU[4 * k + 1 + a] = d[a];
-      if (d[a] != 0.0) x->umask[k] |= (unsigned char)(1u << (a + 1));
-    }
-    cvm_partial(x, k, cc->ksig, 1.0);
-    sum += CVM_Z(x, k);
-  }
-  x->f[cc->ksig] = cc->mu * CVM_Z(x, 0) - sum;
-  cvm_partial(x, cc->ksig, 0, cc->mu);
-  for (size_t j = 0; j < cc->ndir; j++) cvm_partial(x, cc->ksig, 1 + j, -1.0);
-  return CPK_OK;
-}
 
 int cpk_compile_distributed(const cpk_contact_system *s, const cpk_compile_options *o,
                             cpk_problem **problem, cpk_varmap **map, cpk_error *err)
@@ -283,6 +238,6 @@ int cpk_compile_distributed(const cpk_contact_system *s, const cpk_compile_optio
   else
     cpk_compile_options_default(&opt);
   if (opt.form == CPK_FORM_AUTO) opt.form = CPK_FORM_REDUCED; /* an LCP, as polyhedral */
-  return cvm_compile(s, CPK_MODEL_DISTRIBUTED, &opt, setup_distributed, rows_distributed, problem,
+  return cvm_compile(s, CPK_MODEL_DISTRIBUTED, &opt, setup_distributed, cvm_rows_polyhedral, problem,
                      map, err);
 }

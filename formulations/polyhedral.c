@@ -11,7 +11,7 @@
 /* Rounding noise such as cos(pi/2) = 6e-17 would add structural entries. */
 static double snap(double x) { return fabs(x) < 1e-15 ? 0.0 : x; }
 
-static int push_dir(cpk_varmap *C, double t, double o, double r)
+int cvm_push_dir(cpk_varmap *C, double t, double o, double r)
 {
   if (C->ndirs == C->cap_dirs) {
     size_t cap = C->cap_dirs ? 2 * C->cap_dirs : 64;
@@ -30,12 +30,12 @@ static int push_dir(cpk_varmap *C, double t, double o, double r)
 }
 
 /* n points of the ellipse of semi-axes (a, b) at height r, from angle `offset`. */
-static int push_circle(cpk_varmap *C, size_t n, double a, double b, double r, double offset)
+int cvm_push_circle(cpk_varmap *C, size_t n, double a, double b, double r, double offset)
 {
   int rc = CPK_OK;
   for (size_t j = 0; j < n && !rc; j++) {
     double th = offset + 2.0 * PI * (double)j / (double)n;
-    rc = push_dir(C, a * cos(th), b * sin(th), r);
+    rc = cvm_push_dir(C, a * cos(th), b * sin(th), r);
   }
   return rc;
 }
@@ -44,16 +44,16 @@ static int push_circle(cpk_varmap *C, size_t n, double a, double b, double r, do
 static int push_ellipsoid(cpk_varmap *C, const double e[3], const cpk_compile_options *o)
 {
   size_t K = o->directions.circles;
-  int rc = push_circle(C, o->directions.equator, e[0], e[1], 0.0, o->directions.offset);
+  int rc = cvm_push_circle(C, o->directions.equator, e[0], e[1], 0.0, o->directions.offset);
   for (int side = 1; side >= -1 && !rc; side -= 2)
     for (size_t k = 1; k <= K && !rc; k++) {
       double phi = K == 1 && o->directions.latitude > 0 ? o->directions.latitude
                                                         : (double)k * PI / (2.0 * (double)(K + 1));
-      rc = push_circle(C, o->directions.per_circle, e[0] * cos(phi), e[1] * cos(phi),
+      rc = cvm_push_circle(C, o->directions.per_circle, e[0] * cos(phi), e[1] * cos(phi),
                        side * e[2] * sin(phi), o->directions.offset);
     }
-  if (!rc) rc = push_dir(C, 0.0, 0.0, e[2]);
-  if (!rc) rc = push_dir(C, 0.0, 0.0, -e[2]);
+  if (!rc) rc = cvm_push_dir(C, 0.0, 0.0, e[2]);
+  if (!rc) rc = cvm_push_dir(C, 0.0, 0.0, -e[2]);
   return rc;
 }
 
@@ -86,13 +86,13 @@ static int contact_directions(cpk_varmap *C, const cpk_contact_params *p, int to
   cc->dir_off = before;
   if (p->ndirections > 0)
     for (size_t j = 0; j < p->ndirections && !rc; j++)
-      rc = push_dir(C, p->directions[3 * j], p->directions[3 * j + 1], p->directions[3 * j + 2]);
+      rc = cvm_push_dir(C, p->directions[3 * j], p->directions[3 * j + 1], p->directions[3 * j + 2]);
   else if (o->directions.kind == CPK_DIRECTIONS_ELLIPSOID && torsion)
     rc = push_ellipsoid(C, e, o);
   else if (o->directions.kind == CPK_DIRECTIONS_ELLIPSOID)
-    rc = push_circle(C, o->directions.equator, e[0], e[1], 0.0, o->directions.offset);
+    rc = cvm_push_circle(C, o->directions.equator, e[0], e[1], 0.0, o->directions.offset);
   else
-    rc = push_circle(C, o->directions.d, e[0], e[1], 0.0, o->directions.offset);
+    rc = cvm_push_circle(C, o->directions.d, e[0], e[1], 0.0, o->directions.offset);
   cc->ndir = C->ndirs - before;
   return rc;
 }
@@ -154,7 +154,7 @@ static int setup_polyhedral(cpk_varmap *C, const cpk_contact_system *s,
 /*   0 <= p_n   _|_ U_n + psi/h        >= 0
  *   0 <= beta_j _|_ d_j . U_(t,o,r) + sigma >= 0
  *   0 <= sigma _|_ mu p_n - sum_j beta_j   >= 0 */
-static int rows_polyhedral(cvm_rowctx *x)
+int cvm_rows_polyhedral(cvm_rowctx *x)
 {
   const cvm_contact *cc = x->cc;
   x->f[0] = cvm_normal_gap(x, 0.0);
@@ -182,6 +182,6 @@ static int rows_polyhedral(cvm_rowctx *x)
 int cpk_compile_polyhedral(const cpk_contact_system *s, const cpk_compile_options *o,
                            cpk_problem **problem, cpk_varmap **map, cpk_error *err)
 {
-  return cvm_compile(s, CPK_MODEL_POLYHEDRAL, o, setup_polyhedral, rows_polyhedral, problem, map,
+  return cvm_compile(s, CPK_MODEL_POLYHEDRAL, o, setup_polyhedral, cvm_rows_polyhedral, problem, map,
                      err);
 }
