@@ -122,3 +122,52 @@ fail:
   cpk_csc_free(A);
   return rc;
 }
+
+typedef struct csc_trip {
+  cpk_int row, col;
+  size_t k;
+} csc_trip;
+
+static int cmp_trip(const void *a, const void *b)
+{
+  const csc_trip *x = a, *y = b;
+  if (x->col != y->col) return (x->col > y->col) - (x->col < y->col);
+  if (x->row != y->row) return (x->row > y->row) - (x->row < y->row);
+  return (x->k > y->k) - (x->k < y->k);
+}
+
+int cpk_csc_pattern(cpk_int m, cpk_int n, size_t nnz, const cpk_int *ti, const cpk_int *tj,
+                    cpk_csc **out, size_t **pos)
+{
+  size_t count = 0;
+  *out = NULL;
+  *pos = NULL;
+  for (size_t k = 0; k < nnz; k++)
+    if (ti[k] < 0 || ti[k] >= m || tj[k] < 0 || tj[k] >= n) return CPK_EINVAL;
+  csc_trip *t = cpk_alloc_array(nnz + 1, sizeof *t);
+  size_t *p = cpk_alloc_array(nnz + 1, sizeof *p);
+  if (!t || !p) {
+    free(t);
+    free(p);
+    return CPK_ENOMEM;
+  }
+  for (size_t k = 0; k < nnz; k++) t[k] = (csc_trip){ti[k], tj[k], k};
+  qsort(t, nnz, sizeof *t, cmp_trip);
+  for (size_t k = 0; k < nnz; k++)
+    count += k == 0 || t[k].row != t[k - 1].row || t[k].col != t[k - 1].col;
+  int rc = count > (size_t)INT64_MAX ? CPK_EOVERFLOW : cpk_csc_alloc(m, n, (cpk_int)count, out);
+  for (size_t k = 0, e = 0; !rc && k < nnz; k++) {
+    if (k == 0 || t[k].row != t[k - 1].row || t[k].col != t[k - 1].col) {
+      (*out)->i[e] = t[k].row;
+      (*out)->x[e] = 0.0;
+      (*out)->p[t[k].col + 1]++;
+      e++;
+    }
+    p[t[k].k] = e - 1;
+  }
+  for (cpk_int j = 0; !rc && j < n; j++) (*out)->p[j + 1] += (*out)->p[j];
+  free(t);
+  if (rc) free(p);
+  else *pos = p;
+  return rc;
+}

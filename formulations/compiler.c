@@ -230,46 +230,12 @@ static int nl_jacobian(const double *z, cpk_csc *J, void *params)
 
 /* ---- pattern --------------------------------------------------------- */
 
-typedef struct trip {
-  cpk_int row, col;
-  size_t k;
-} trip;
-
-static int cmp_trip(const void *a, const void *b)
-{
-  const trip *x = a, *y = b;
-  if (x->col != y->col) return (x->col > y->col) - (x->col < y->col);
-  if (x->row != y->row) return (x->row > y->row) - (x->row < y->row);
-  return (x->k > y->k) - (x->k < y->k);
-}
-
-/* Sort the recorded entries by (col, row); duplicates share one position. */
+/* The recorded entries as a fixed pattern; duplicates share one position. */
 static int build_pattern(cpk_varmap *C, const cvm_emitter *em)
 {
-  size_t nt = em->count, nnz = 0;
-  trip *t = cpk_alloc_array(nt, sizeof *t);
-  C->pos = cpk_alloc_array(nt, sizeof *C->pos);
-  if (!t || !C->pos) {
-    free(t);
-    return CPK_ENOMEM;
-  }
-  for (size_t k = 0; k < nt; k++) t[k] = (trip){em->ti[k], em->tj[k], k};
-  qsort(t, nt, sizeof *t, cmp_trip);
-  for (size_t k = 0; k < nt; k++)
-    if (k == 0 || t[k].row != t[k - 1].row || t[k].col != t[k - 1].col) nnz++;
-  int rc = cpk_csc_alloc((cpk_int)C->n, (cpk_int)C->n, (cpk_int)nnz, &C->pattern);
-  for (size_t k = 0, e = 0; !rc && k < nt; k++) {
-    if (k == 0 || t[k].row != t[k - 1].row || t[k].col != t[k - 1].col) {
-      C->pattern->i[e] = t[k].row;
-      C->pattern->x[e] = 0.0;
-      C->pattern->p[t[k].col + 1]++;
-      e++;
-    }
-    C->pos[t[k].k] = e - 1;
-  }
-  for (size_t j = 0; !rc && j < C->n; j++) C->pattern->p[j + 1] += C->pattern->p[j];
-  C->ntrip = nt;
-  free(t);
+  int rc = cpk_csc_pattern((cpk_int)C->n, (cpk_int)C->n, em->count, em->ti, em->tj, &C->pattern,
+                           &C->pos);
+  C->ntrip = em->count;
   return rc;
 }
 

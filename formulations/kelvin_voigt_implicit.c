@@ -221,46 +221,13 @@ static int nl_jacobian(const double *z, cpk_csc *J, void *params)
   return rc;
 }
 
-typedef struct trip {
-  cpk_int row, col;
-  size_t k;
-} trip;
-
-static int cmp_trip(const void *a, const void *b)
-{
-  const trip *x = a, *y = b;
-  if (x->col != y->col) return (x->col > y->col) - (x->col < y->col);
-  if (x->row != y->row) return (x->row > y->row) - (x->row < y->row);
-  return (x->k > y->k) - (x->k < y->k);
-}
-
-/* Sorted by (col, row); repeated entries (a body in several pairs) share a position. */
+/* The recorded entries as a fixed pattern; repeated entries (a body in several pairs)
+ * share a position. */
 static int pattern_from(cpk_implicit_map *M, const walker *w)
 {
-  size_t nt = w->count, nnz = 0;
-  trip *t = cpk_alloc_array(nt, sizeof *t);
-  M->pos = cpk_alloc_array(nt, sizeof *M->pos);
-  if (!t || !M->pos) {
-    free(t);
-    return CPK_ENOMEM;
-  }
-  for (size_t k = 0; k < nt; k++) t[k] = (trip){w->ti[k], w->tj[k], k};
-  qsort(t, nt, sizeof *t, cmp_trip);
-  for (size_t k = 0; k < nt; k++)
-    nnz += k == 0 || t[k].row != t[k - 1].row || t[k].col != t[k - 1].col;
-  int rc = cpk_csc_alloc((cpk_int)M->n, (cpk_int)M->n, (cpk_int)nnz, &M->pattern);
-  for (size_t k = 0, e = 0; !rc && k < nt; k++) {
-    if (k == 0 || t[k].row != t[k - 1].row || t[k].col != t[k - 1].col) {
-      M->pattern->i[e] = t[k].row;
-      M->pattern->x[e] = 0.0;
-      M->pattern->p[t[k].col + 1]++;
-      e++;
-    }
-    M->pos[t[k].k] = e - 1;
-  }
-  for (size_t j = 0; !rc && j < M->n; j++) M->pattern->p[j + 1] += M->pattern->p[j];
-  M->ntrip = nt;
-  free(t);
+  int rc = cpk_csc_pattern((cpk_int)M->n, (cpk_int)M->n, w->count, w->ti, w->tj, &M->pattern,
+                           &M->pos);
+  M->ntrip = w->count;
   return rc;
 }
 

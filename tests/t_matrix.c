@@ -62,9 +62,30 @@ static void test_dense(void)
   cpk_matrix_free(D);
 }
 
+/* Pattern of triplets with a repeated position: one entry, shared by both. */
+static void test_pattern(void)
+{
+  const cpk_int ti[] = {2, 0, 2, 1}, tj[] = {1, 0, 1, 2};
+  cpk_csc *A = NULL;
+  size_t *pos = NULL;
+  int rc = cpk_csc_pattern(3, 3, 4, ti, tj, &A, &pos);
+  t_ok(rc == CPK_OK && A->p[3] == 3, "pattern: 4 triplets, 3 positions");
+  t_ok(rc == CPK_OK && pos[0] == pos[2] && pos[0] != pos[1] && pos[3] != pos[0],
+       "pattern: the repeated position is shared");
+  t_ok(rc == CPK_OK && cpk_csc_check(A) == CPK_OK && A->i[pos[0]] == 2 && A->i[pos[3]] == 1 &&
+           pos[1] == 0 && pos[3] == 2,
+       "pattern: sorted CSC, pos points at the (row, col) of each triplet");
+  cpk_csc_free(A);
+  free(pos);
+  const cpk_int bad[] = {3};
+  t_ok(cpk_csc_pattern(3, 3, 1, bad, tj, &A, &pos) == CPK_EINVAL && A == NULL && pos == NULL,
+       "pattern: row out of range refused");
+}
+
 int main(void)
 {
   test_triplets();
+  test_pattern();
   test_dense();
   return t_done();
 }

@@ -41,6 +41,15 @@ CPK_API int cpk_csc_copy(const cpk_csc *A, cpk_csc **out);
  */
 CPK_API int cpk_csc_from_triplets(cpk_int m, cpk_int n, cpk_int nnz, const cpk_int *ti,
                                   const cpk_int *tj, const double *tx, cpk_csc **out);
+/**
+ * The sparsity pattern of nnz 0-based triplets (ti[k], tj[k]): a sorted CSC
+ * matrix with zero values, and pos[k] (nnz entries, allocated here) the index
+ * in (*out)->x where triplet k goes; repeated positions share one entry. This
+ * is how a Jacobian with a fixed pattern is filled: x[pos[k]] += value_k.
+ * CPK_EINVAL for an index out of range, CPK_ENOMEM.
+ */
+CPK_API int cpk_csc_pattern(cpk_int m, cpk_int n, size_t nnz, const cpk_int *ti,
+                            const cpk_int *tj, cpk_csc **out, size_t **pos);
 
 typedef enum cpk_matrix_format {
   CPK_MATRIX_DENSE = 0, /**< values in a gsl_matrix (row-major) */
