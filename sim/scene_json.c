@@ -11,7 +11,7 @@ static const char *const top_keys[] = {
     "cpkit_scene", "name",     "description", "step",     "duration", "model",
     "solver",      "directions", "latitude",  "gravity",  "margin",   "implicit",
     "tolerance",   "bodies",   "materials",   "ignore",   "checks",   "offset",
-    "max_iter",    "warm_start", NULL};
+    "max_iter",    "warm_start", "fallback", NULL};
 
 /* A string member copied (malloc'd); *out stays NULL when absent. */
 static int get_copy(cpk_jr *r, json_t *obj, const char *key, char **out)
@@ -82,6 +82,11 @@ static int settings(cpk_jr *r, json_t *root, cpk_scene *s)
   if (!rc && S->solver[0] && !cpk_solver_find(S->solver)) {
     cpk_jr_push_key(r, "solver");
     return cpk_jr_fail(r, "unknown solver '%s' (see cpkit solvers)", S->solver);
+  }
+  if (!rc) rc = get_name(r, root, "fallback", S->fallback, sizeof S->fallback, 0);
+  if (!rc && S->fallback[0] && !cpk_solver_find(S->fallback)) {
+    cpk_jr_push_key(r, "fallback");
+    return cpk_jr_fail(r, "unknown solver '%s' (see cpkit solvers)", S->fallback);
   }
   if (!rc) rc = directions(r, root, &S->compile);
   if (!rc) rc = cpk_jr_get_fixed(r, root, "gravity", 3, S->gravity);

@@ -14,6 +14,7 @@ typedef struct solve_out {
   double *P;     /* 4 per contact */
   double *delta; /* 3 per contact */
   int *modes;
+  int fallbacks; /* solves finished by the fallback solver */
   cpk_status status;
   double residual;
   long iterations;
@@ -100,6 +101,12 @@ static int solve_system(cpk_world *w, const cpk_body *pose, const sim_geom *g, s
     const char *solver = pick_solver(w, prob);
     set.z0 = z0;
     rc = cpk_solve(prob, solver, &set, res, err);
+    if (!rc && res->status != CPK_STATUS_SOLVED && w->settings.fallback[0] &&
+        cpk_solver_accepts(cpk_solver_find(w->settings.fallback), prob)) {
+      solver = w->settings.fallback; /* same start point, the other method */
+      rc = cpk_solve(prob, solver, &set, res, err);
+      o->fallbacks += !rc && res->status == CPK_STATUS_SOLVED;
+    }
     if (!rc) {
       o->status = res->status;
       o->residual = res->residual;
@@ -268,6 +275,7 @@ static int implicit_sweep(cpk_world *w, step_ws *s, double *change, cpk_error *e
   if (rc) return rc == CPK_ENOMEM ? cpk_error_set(err, rc, "out of memory") : rc;
   for (size_t c = 0; c < s->ng; c++) s->psi[c] = s->g[c].gap - h * normal_velocity(s->pose, &s->g[c]);
   o2.iterations = s->o.iterations;
+  o2.fallbacks = s->o.fallbacks;
   if (s->ng == 0) {
     free_velocity(w, s->dof, o2.vplus);
     o2.status = CPK_STATUS_SOLVED;
@@ -327,6 +335,7 @@ static int run_step(cpk_world *w, step_ws *s, cpk_sim_step_info *info, cpk_error
   info->status = s->o.status;
   info->residual = s->o.residual;
   info->iterations = s->o.iterations;
+  info->fallbacks = s->o.fallbacks;
   if (!rc && commit(w, s)) rc = cpk_error_set(err, CPK_ENOMEM, "out of memory");
   return rc;
 }

@@ -241,6 +241,11 @@ static int solve(cpk_world *w, const cpk_problem *p, const double *z0, size_t np
   const char *solver = w->settings.solver[0] ? w->settings.solver : "fbnewton";
   set.z0 = z0;
   int rc = cpk_solve(p, solver, &set, r, err);
+  if (!rc && r->status != CPK_STATUS_SOLVED && w->settings.fallback[0]) {
+    solver = w->settings.fallback; /* same start point, the other method */
+    rc = cpk_solve(p, solver, &set, r, err);
+    info->fallbacks += !rc && r->status == CPK_STATUS_SOLVED;
+  }
   if (rc) return rc;
   info->status = r->status;
   info->residual = r->residual;

@@ -40,6 +40,9 @@ static int check_settings(const cpk_sim_settings *s, cpk_error *err)
     return cpk_error_set(err, CPK_EINVAL, "unknown contact model '%s'", s->model);
   if (s->solver[0] && !cpk_solver_find(s->solver))
     return cpk_error_set(err, CPK_EINVAL, "unknown solver '%s'", s->solver);
+  if (memchr(s->fallback, 0, sizeof s->fallback) == NULL ||
+      (s->fallback[0] && !cpk_solver_find(s->fallback)))
+    return cpk_error_set(err, CPK_EINVAL, "unknown fallback solver");
   if (!(s->h > 0) || !isfinite(s->h))
     return cpk_error_set(err, CPK_EINVAL, "step h must be > 0 (got %g)", s->h);
   if (!(s->margin >= 0) || !isfinite(s->margin))

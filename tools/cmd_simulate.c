@@ -25,6 +25,8 @@ const cli_command cli_cmd_simulate = {
     "                      kelvin-voigt-implicit: seed 003's geometrically implicit\n"
     "                      compliant step (closest points as unknowns)\n"
     "  --solver NAME       solver (see 'cpkit solvers')\n"
+    "  --fallback NAME     solver tried from the same start when --solver fails\n"
+    "                      on a step (reported per run)\n"
     "  --directions D      polyhedral directions: D, or E:C:P (see 'cpkit compile')\n"
     "  --step H            time step, H > 0\n"
     "  --duration T        simulated time, T > 0\n"
@@ -45,13 +47,14 @@ const cli_command cli_cmd_simulate = {
     "error; 3 with --strict when a check failed.\n",
     run};
 
-enum { OPT_SOLVER = CLI_OPT_LONG_BASE, OPT_STEP, OPT_DURATION, OPT_IMPLICIT, OPT_CONTACTS,
+enum { OPT_SOLVER = CLI_OPT_LONG_BASE, OPT_FALLBACK, OPT_STEP, OPT_DURATION, OPT_IMPLICIT, OPT_CONTACTS,
        OPT_PLOT, OPT_JSON, OPT_STRICT };
 
 static const struct option sim_longopts[] = {
     {"model", required_argument, NULL, CLI_OPT_MODEL},
     {"directions", required_argument, NULL, CLI_OPT_DIRECTIONS},
     {"solver", required_argument, NULL, OPT_SOLVER},
+    {"fallback", required_argument, NULL, OPT_FALLBACK},
     {"step", required_argument, NULL, OPT_STEP},
     {"duration", required_argument, NULL, OPT_DURATION},
     {"implicit", required_argument, NULL, OPT_IMPLICIT},
@@ -85,6 +88,10 @@ static int apply_option(int c, const char *arg, sim_options *o)
   case OPT_SOLVER:
     if (!cpk_solver_find(arg)) return cli_usage_error(cmd, "unknown solver '%s' (see 'cpkit solvers')", arg);
     o->solver = arg;
+    return CLI_CONTINUE;
+  case OPT_FALLBACK:
+    if (!cpk_solver_find(arg)) return cli_usage_error(cmd, "unknown solver '%s' (see 'cpkit solvers')", arg);
+    o->fallback = arg;
     return CLI_CONTINUE;
   case OPT_STEP: return cli_parse_double(cmd, "--step", arg, 0.0, 1, &o->step);
   case OPT_DURATION: return cli_parse_double(cmd, "--duration", arg, 0.0, 1, &o->duration);

@@ -21,6 +21,7 @@ void sim_apply_overrides(cpk_scene *scene, const sim_options *o)
   cpk_sim_settings *S = cpk_scene_settings(scene);
   if (o->model) snprintf(S->model, sizeof S->model, "%s", o->model);
   if (o->solver) snprintf(S->solver, sizeof S->solver, "%s", o->solver);
+  if (o->fallback) snprintf(S->fallback, sizeof S->fallback, "%s", o->fallback);
   if (o->directions_set) S->compile.directions = o->directions.directions;
   if (o->step > 0) S->h = o->step;
   if (o->duration > 0) cpk_scene_set_duration(scene, o->duration);
@@ -33,7 +34,7 @@ typedef struct run_state {
   int progress, io_error;
   double t0, t_end, last_draw, wall0;
   size_t max_contacts;
-  long iterations;
+  long iterations, fallbacks;
 } run_state;
 
 static void draw_progress(run_state *R, double t)
@@ -51,6 +52,7 @@ static int on_step(const cpk_world *w, const cpk_sim_step_info *info, void *data
   run_state *R = data;
   if (info->ncontacts > R->max_contacts) R->max_contacts = info->ncontacts;
   R->iterations += info->iterations;
+  R->fallbacks += info->fallbacks;
   if (R->csv && cpk_world_csv_row(w, info, R->csv)) R->io_error = 1;
   if (R->contacts && cpk_world_contacts_csv_rows(w, R->contacts)) R->io_error = 1;
   draw_progress(R, info->time);
@@ -135,6 +137,8 @@ static void report_text(FILE *f, cpk_scene *scene, const cpk_world *w, const run
              "contacts\n",
           steps, cpk_world_time(w), wall, steps ? 1e3 * wall / (double)steps : 0.0, R->iterations,
           R->max_contacts);
+  if (R->fallbacks)
+    fprintf(f, "%ld solves finished by the fallback solver %s\n", R->fallbacks, S->fallback);
   if (failure) fprintf(f, "stopped: %s\n", failure);
   for (size_t b = 0; b < cpk_world_nbodies(w); b++) {
     const cpk_body *B = cpk_world_body(w, b);
@@ -162,6 +166,7 @@ static void report_json(FILE *f, cpk_scene *scene, const cpk_world *w, const run
                         (json_int_t)R->max_contacts, "status", failure ? "failed" : "completed");
   json_t *checks = json_array();
   if (failure) json_object_set_new(o, "error", json_string(failure));
+  json_object_set_new(o, "fallbacks", json_integer(R->fallbacks));
   for (size_t c = 0; c < cpk_scene_nchecks(scene); c++) {
     const cpk_scene_check *k = cpk_scene_check_get(scene, c);
     json_t *j = json_pack("{s:s, s:s, s:f, s:f, s:b}", "label", k->label, "quantity",

@@ -112,6 +112,7 @@ CPK_API void cpk_body_default(cpk_body *b);
 typedef struct cpk_sim_settings {
   char model[32];              /**< contact model name (cpk_compile), default "polyhedral" */
   char solver[32];             /**< solver name, default: "lemke" for affine problems, "fbnewton" otherwise */
+  char fallback[32];           /**< solver tried from the same start when `solver` fails ("" = none) */
   cpk_compile_options compile; /**< directions etc. */
   cpk_settings solve;          /**< solver settings; z0/basis0 are set by the stepper */
   double h;                    /**< step, > 0 (default 1e-3) */
@@ -175,6 +176,7 @@ typedef struct cpk_sim_step_info {
   cpk_status status;        /**< of the last solve (CPK_STATUS_SOLVED when there was no contact) */
   double residual;
   long iterations;          /**< solver iterations of the step (all sweeps) */
+  int fallbacks;            /**< solves of the step that only the fallback solver finished */
   int sweeps;               /**< solves done (1 when explicit, 1 + implicit sweeps otherwise) */
   int implicit_converged;   /**< 1 when the sweeps met implicit_tol (always 1 when explicit) */
   double solve_time_s;      /**< wall time spent compiling and solving */
