@@ -31,22 +31,51 @@ static int grow_to(void **p, size_t *cap, size_t need, size_t size)
   return CPK_OK;
 }
 
-/* Start point z0 from the remembered impulses of the contacts that persist
- * (zero for new ones): a consistent point (velocities, slip speeds) even on the
- * first step, which Newton methods need more than a zero vector. */
-static double *warm_point(const cpk_world *w, const sim_geom *g, size_t ng, const cpk_varmap *map)
+/* Impulses of the contacts of sys predicted by the polyhedral LCP (8 plane
+ * directions, Lemke): where a nonlinear model meets a contact with no history,
+ * zero impulses are a poor start for Newton methods at a resting contact.
+ * NULL when the prediction fails (the caller then starts from zero). */
+static double *predict_impulses(const cpk_contact_system *sys)
 {
-  double *P = cpk_alloc_array(4 * (ng ? ng : 1), sizeof *P);
+  cpk_problem *p = NULL;
+  cpk_varmap *map = NULL;
+  cpk_result *r = NULL;
+  double *P = cpk_alloc_array(4 * sys->nc + 1, sizeof *P);
+  int ok = P && !cpk_compile(sys, "polyhedral", NULL, &p, &map, NULL) &&
+           !cpk_result_alloc(p->n, &r) && !cpk_solve(p, "lemke", NULL, r, NULL) &&
+           r->status == CPK_STATUS_SOLVED && !cpk_varmap_impulses(map, r->z, P);
+  cpk_result_free(r);
+  cpk_problem_free(p);
+  cpk_varmap_free(map);
+  if (!ok) {
+    free(P);
+    P = NULL;
+  }
+  return P;
+}
+
+/* Start point z0 from the remembered impulses of the contacts that persist and,
+ * for new ones, the polyhedral prediction when the model is nonlinear (else
+ * zero): a consistent point (velocities, slip speeds) even on the first step. */
+static double *warm_point(const cpk_world *w, const sim_geom *g, size_t ng,
+                          const cpk_contact_system *sys, const cpk_problem *prob,
+                          const cpk_varmap *map)
+{
+  double *P = cpk_alloc_array(4 * (ng ? ng : 1), sizeof *P), *pred = NULL;
   double *z0 = cpk_alloc_array(cpk_varmap_n(map), sizeof *z0);
+  int fresh = 0;
+  for (size_t c = 0; c < ng; c++) fresh |= sim_memory_find(w, &g[c]) == NULL;
+  if (fresh && prob->kind == CPK_KIND_NONLINEAR_MCP) pred = predict_impulses(sys);
   for (size_t c = 0; P && c < ng; c++) {
     const sim_memory *m = sim_memory_find(w, &g[c]);
-    for (int a = 0; a < 4; a++) P[4 * c + a] = m ? m->P[a] : 0;
+    for (int a = 0; a < 4; a++) P[4 * c + a] = m ? m->P[a] : pred ? pred[4 * c + a] : 0;
   }
   if (!P || !z0 || cpk_varmap_point(map, P, z0, NULL)) {
     free(z0);
     z0 = NULL;
   }
   free(P);
+  free(pred);
   return z0;
 }
 
@@ -81,7 +110,7 @@ static int compile_step(cpk_world *w, const cpk_body *pose, const sim_geom *g, s
   *z0 = NULL;
   int rc = sim_assemble(w, pose, g, ng, psi, &sys, err);
   if (!rc) rc = cpk_compile(sys, w->settings.model, &w->settings.compile, prob, map, err);
-  if (!rc && w->settings.warm_start) *z0 = warm_point(w, g, ng, *map);
+  if (!rc && w->settings.warm_start) *z0 = warm_point(w, g, ng, sys, *prob, *map);
   cpk_contact_system_free(sys);
   return rc;
 }

@@ -422,6 +422,28 @@ static void test_next_problem(void)
   cpk_world_free(w);
 }
 
+/* A new contact under a nonlinear model starts from the polyhedral prediction:
+ * for a ball resting on a plane that is already the solution. */
+static void test_predicted_start(void)
+{
+  const double zero[3] = {0, 0, 0}, x[3] = {0, 0, 1}, h = 0.01;
+  cpk_world *w = world("point-coulomb", h);
+  cpk_problem *p = NULL;
+  cpk_varmap *map = NULL;
+  double *z0 = NULL, P[4] = {0, 0, 0, 0};
+  add(w, "ground", CPK_BODY_FIXED, CPK_SHAPE_PLANE, 0, zero);
+  add(w, "ball", CPK_BODY_DYNAMIC, CPK_SHAPE_SPHERE, 1, x);
+  friction(w, 0.5);
+  int ok = cpk_world_next_problem(w, &p, &map, &z0, NULL, NULL) == CPK_OK && z0;
+  if (ok) cpk_varmap_impulses(map, z0, P);
+  t_near(P[0], G * h, 1e-9, "first step, point-coulomb: start point carries P_n = m g h");
+  t_ok(ok && t_is_mcp_solution(p, z0, 1e-8), "first step: the start point already solves it");
+  cpk_problem_free(p);
+  cpk_varmap_free(map);
+  free(z0);
+  cpk_world_free(w);
+}
+
 int main(void)
 {
   test_free_fall();
@@ -438,6 +460,7 @@ int main(void)
   test_spin_mode("elliptic-torsional");
   test_feet_and_oscillation();
   test_next_problem();
+  test_predicted_start();
   test_scene_good();
   test_scene_bad();
   return t_done();
