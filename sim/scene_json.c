@@ -299,32 +299,6 @@ static int body(cpk_jr *r, json_t *b, cpk_scene *s, cpk_body *B)
   return rc;
 }
 
-static int bodies(cpk_jr *r, json_t *root, cpk_scene *s)
-{
-  json_t *a = json_object_get(root, "bodies");
-  cpk_jr_push_key(r, "bodies");
-  if (!json_is_array(a) || json_array_size(a) == 0)
-    return cpk_jr_fail(r, a ? "expected a non-empty array of bodies" : "missing");
-  s->bodies = cpk_alloc_array(json_array_size(a), sizeof *s->bodies);
-  if (!s->bodies) return cpk_jr_nomem(r);
-  for (size_t i = 0; i < json_array_size(a); i++) {
-    cpk_jr_push_index(r, i);
-    int rc = body(r, json_array_get(a, i), s, &s->bodies[i]);
-    if (rc) return rc;
-    cpk_world *w = NULL; /* the world's own checks, reported at this body */
-    cpk_sim_settings S;
-    cpk_sim_settings_default(&S);
-    if (!cpk_world_alloc(&S, &w, r->err) && cpk_world_add_body(w, &s->bodies[i], NULL, r->err)) {
-      cpk_world_free(w);
-      return cpk_jr_relay(r, CPK_EINVAL);
-    }
-    cpk_world_free(w);
-    s->nbodies++;
-    cpk_jr_pop(r);
-  }
-  cpk_jr_pop(r);
-  return CPK_OK;
-}
 
 /* A pair of body names ["A", "B"] -> indices. */
 static int body_pair(cpk_jr *r, const cpk_scene *s, json_t *p, size_t idx[2])
@@ -425,44 +399,7 @@ static int material(cpk_jr *r, json_t *m, cpk_scene *s, scene_material *M)
   return CPK_OK;
 }
 
-static int materials(cpk_jr *r, json_t *root, cpk_scene *s)
-{
-  json_t *a = json_object_get(root, "materials");
-  if (!a) return CPK_OK;
-  cpk_jr_push_key(r, "materials");
-  if (!json_is_array(a)) return cpk_jr_fail(r, "expected an array of materials");
-  s->materials = cpk_alloc_array(json_array_size(a) + 1, sizeof *s->materials);
-  if (!s->materials) return cpk_jr_nomem(r);
-  for (size_t i = 0; i < json_array_size(a); i++) {
-    cpk_jr_push_index(r, i);
-    memset(&s->materials[i], 0, sizeof s->materials[i]);
-    s->nmaterials++; /* counted first: cpk_scene_free frees what a failed read allocated */
-    int rc = material(r, json_array_get(a, i), s, &s->materials[i]);
-    if (rc) return rc;
-    cpk_jr_pop(r);
-  }
-  cpk_jr_pop(r);
-  return CPK_OK;
-}
 
-static int ignores(cpk_jr *r, json_t *root, cpk_scene *s)
-{
-  json_t *a = json_object_get(root, "ignore");
-  if (!a) return CPK_OK;
-  cpk_jr_push_key(r, "ignore");
-  if (!json_is_array(a)) return cpk_jr_fail(r, "expected an array of body-name pairs");
-  s->ignore = cpk_alloc_array(json_array_size(a) + 1, sizeof *s->ignore);
-  if (!s->ignore) return cpk_jr_nomem(r);
-  for (size_t i = 0; i < json_array_size(a); i++) {
-    cpk_jr_push_index(r, i);
-    int rc = body_pair(r, s, json_array_get(a, i), s->ignore[i]);
-    if (rc) return rc;
-    s->nignore++;
-    cpk_jr_pop(r);
-  }
-  cpk_jr_pop(r);
-  return CPK_OK;
-}
 
 /* How a check measures: exactly one of at, final, max, min, first. */
 static int check_kind(cpk_jr *r, json_t *c, cpk_scene_check *k)
@@ -518,23 +455,66 @@ static int check(cpk_jr *r, json_t *c, cpk_scene *s, cpk_scene_check *k)
   return CPK_OK;
 }
 
-static int checks(cpk_jr *r, json_t *root, cpk_scene *s)
+
+/* One element of a list: read item into the zeroed element `at`. */
+typedef int (*item_reader)(cpk_jr *r, cpk_scene *s, json_t *item, void *at);
+
+/* The array `key` of root (absent: nothing, or "missing" when required): *arr
+ * gets one zeroed element of `size` bytes per item, and *n counts the items
+ * read so far, so cpk_scene_free releases a partly read list. */
+static int read_list(cpk_jr *r, json_t *root, const char *key, int required, cpk_scene *s,
+                     void **arr, size_t size, size_t *n, item_reader item)
 {
-  json_t *a = json_object_get(root, "checks");
-  if (!a) return CPK_OK;
-  cpk_jr_push_key(r, "checks");
-  if (!json_is_array(a)) return cpk_jr_fail(r, "expected an array of checks");
-  s->checks = cpk_alloc_array(json_array_size(a) + 1, sizeof *s->checks);
-  if (!s->checks) return cpk_jr_nomem(r);
+  json_t *a = json_object_get(root, key);
+  if (!a && !required) return CPK_OK;
+  cpk_jr_push_key(r, key);
+  if (!json_is_array(a) || (required && json_array_size(a) == 0))
+    return cpk_jr_fail(r, a ? "expected a non-empty array" : "missing");
+  *arr = cpk_calloc_array(json_array_size(a) + 1, size);
+  if (!*arr) return cpk_jr_nomem(r);
   for (size_t i = 0; i < json_array_size(a); i++) {
     cpk_jr_push_index(r, i);
-    int rc = check(r, json_array_get(a, i), s, &s->checks[i]);
+    int rc = item(r, s, json_array_get(a, i), (char *)*arr + i * size);
     if (rc) return rc;
-    s->nchecks++;
+    (*n)++;
     cpk_jr_pop(r);
   }
   cpk_jr_pop(r);
   return CPK_OK;
+}
+
+/* A body, with the world's own checks reported at it. */
+static int body_item(cpk_jr *r, cpk_scene *s, json_t *item, void *at)
+{
+  cpk_world *w = NULL;
+  cpk_sim_settings S;
+  int rc = body(r, item, s, at);
+  if (rc) return rc;
+  cpk_sim_settings_default(&S);
+  if (!cpk_world_alloc(&S, &w, r->err) && cpk_world_add_body(w, at, NULL, r->err)) rc = CPK_EINVAL;
+  cpk_world_free(w);
+  return rc ? cpk_jr_relay(r, rc) : CPK_OK;
+}
+
+static int material_item(cpk_jr *r, cpk_scene *s, json_t *item, void *at)
+{
+  scene_material *M = at;
+  int rc = material(r, item, s, M);
+  if (rc) { /* not counted: release what it allocated */
+    free(M->dirs);
+    M->dirs = NULL;
+  }
+  return rc;
+}
+
+static int ignore_item(cpk_jr *r, cpk_scene *s, json_t *item, void *at)
+{
+  return body_pair(r, s, item, at);
+}
+
+static int check_item(cpk_jr *r, cpk_scene *s, json_t *item, void *at)
+{
+  return check(r, item, s, at);
 }
 
 static int read_root(cpk_jr *r, json_t *root, cpk_scene *s)
@@ -550,10 +530,18 @@ static int read_root(cpk_jr *r, json_t *root, cpk_scene *s)
   if (!rc) rc = get_copy(r, root, "name", &s->name);
   if (!rc) rc = get_copy(r, root, "description", &s->description);
   if (!rc) rc = settings(r, root, s);
-  if (!rc) rc = bodies(r, root, s);
-  if (!rc) rc = materials(r, root, s);
-  if (!rc) rc = ignores(r, root, s);
-  if (!rc) rc = checks(r, root, s);
+  if (!rc)
+    rc = read_list(r, root, "bodies", 1, s, (void **)&s->bodies, sizeof *s->bodies, &s->nbodies,
+                   body_item);
+  if (!rc)
+    rc = read_list(r, root, "materials", 0, s, (void **)&s->materials, sizeof *s->materials,
+                   &s->nmaterials, material_item);
+  if (!rc)
+    rc = read_list(r, root, "ignore", 0, s, (void **)&s->ignore, sizeof *s->ignore, &s->nignore,
+                   ignore_item);
+  if (!rc)
+    rc = read_list(r, root, "checks", 0, s, (void **)&s->checks, sizeof *s->checks, &s->nchecks,
+                   check_item);
   return rc;
 }
 
