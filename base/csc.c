@@ -123,17 +123,28 @@ fail:
   return rc;
 }
 
-typedef struct csc_trip {
-  cpk_int row, col;
-  size_t k;
-} csc_trip;
-
-static int cmp_trip(const void *a, const void *b)
+/* order[0..nnz) = the triplets sorted by (column, row, k): two stable counting
+ * sorts, by row and then by column, O(nnz + m + n). */
+static int sort_triplets(cpk_int m, cpk_int n, size_t nnz, const cpk_int *ti, const cpk_int *tj,
+                         size_t *order)
 {
-  const csc_trip *x = a, *y = b;
-  if (x->col != y->col) return (x->col > y->col) - (x->col < y->col);
-  if (x->row != y->row) return (x->row > y->row) - (x->row < y->row);
-  return (x->k > y->k) - (x->k < y->k);
+  size_t nb = (size_t)(m > n ? m : n) + 1;
+  size_t *cnt = cpk_calloc_array(nb, sizeof *cnt), *byrow = cpk_alloc_array(nnz + 1, sizeof *byrow);
+  if (!cnt || !byrow) {
+    free(cnt);
+    free(byrow);
+    return CPK_ENOMEM;
+  }
+  for (size_t k = 0; k < nnz; k++) cnt[ti[k] + 1]++;
+  for (size_t r = 1; r < nb; r++) cnt[r] += cnt[r - 1];
+  for (size_t k = 0; k < nnz; k++) byrow[cnt[ti[k]]++] = k;
+  memset(cnt, 0, nb * sizeof *cnt);
+  for (size_t k = 0; k < nnz; k++) cnt[tj[k] + 1]++;
+  for (size_t c = 1; c < nb; c++) cnt[c] += cnt[c - 1];
+  for (size_t q = 0; q < nnz; q++) order[cnt[tj[byrow[q]]]++] = byrow[q];
+  free(cnt);
+  free(byrow);
+  return CPK_OK;
 }
 
 int cpk_csc_pattern(cpk_int m, cpk_int n, size_t nnz, const cpk_int *ti, const cpk_int *tj,
@@ -144,29 +155,23 @@ int cpk_csc_pattern(cpk_int m, cpk_int n, size_t nnz, const cpk_int *ti, const c
   *pos = NULL;
   for (size_t k = 0; k < nnz; k++)
     if (ti[k] < 0 || ti[k] >= m || tj[k] < 0 || tj[k] >= n) return CPK_EINVAL;
-  csc_trip *t = cpk_alloc_array(nnz + 1, sizeof *t);
-  size_t *p = cpk_alloc_array(nnz + 1, sizeof *p);
-  if (!t || !p) {
-    free(t);
-    free(p);
-    return CPK_ENOMEM;
-  }
-  for (size_t k = 0; k < nnz; k++) t[k] = (csc_trip){ti[k], tj[k], k};
-  qsort(t, nnz, sizeof *t, cmp_trip);
-  for (size_t k = 0; k < nnz; k++)
-    count += k == 0 || t[k].row != t[k - 1].row || t[k].col != t[k - 1].col;
-  int rc = count > (size_t)INT64_MAX ? CPK_EOVERFLOW : cpk_csc_alloc(m, n, (cpk_int)count, out);
-  for (size_t k = 0, e = 0; !rc && k < nnz; k++) {
-    if (k == 0 || t[k].row != t[k - 1].row || t[k].col != t[k - 1].col) {
-      (*out)->i[e] = t[k].row;
+  size_t *o = cpk_alloc_array(nnz + 1, sizeof *o), *p = cpk_alloc_array(nnz + 1, sizeof *p);
+  int rc = o && p ? sort_triplets(m, n, nnz, ti, tj, o) : CPK_ENOMEM;
+#define SAME_AS_PREVIOUS(q) ((q) > 0 && ti[o[q]] == ti[o[(q)-1]] && tj[o[q]] == tj[o[(q)-1]])
+  for (size_t q = 0; !rc && q < nnz; q++) count += !SAME_AS_PREVIOUS(q);
+  if (!rc) rc = count > (size_t)INT64_MAX ? CPK_EOVERFLOW : cpk_csc_alloc(m, n, (cpk_int)count, out);
+  for (size_t q = 0, e = 0; !rc && q < nnz; q++) {
+    if (!SAME_AS_PREVIOUS(q)) {
+      (*out)->i[e] = ti[o[q]];
       (*out)->x[e] = 0.0;
-      (*out)->p[t[k].col + 1]++;
+      (*out)->p[tj[o[q]] + 1]++;
       e++;
     }
-    p[t[k].k] = e - 1;
+    p[o[q]] = e - 1;
   }
+#undef SAME_AS_PREVIOUS
   for (cpk_int j = 0; !rc && j < n; j++) (*out)->p[j + 1] += (*out)->p[j];
-  free(t);
+  free(o);
   if (rc) free(p);
   else *pos = p;
   return rc;
