@@ -97,7 +97,10 @@ int cpk_scene_run(cpk_scene *s, cpk_world *w, cpk_scene_step_fn fn, void *data, 
                   cpk_error *err)
 {
   double h = cpk_world_settings(w)->h;
-  long n = 0, nsteps = (long)ceil(s->duration / h - 1e-9);
+  double want = ceil(s->duration / h - 1e-9);
+  if (!(want >= 0 && want <= 1e12)) /* also keeps the conversion below defined */
+    return cpk_error_set(err, CPK_EINVAL, "duration / step = %g steps: at most 1e12", want);
+  long n = 0, nsteps = (long)want;
   int rc = CPK_OK;
   for (size_t c = 0; c < s->nchecks; c++) check_reset(&s->checks[c]);
   for (n = 0; n < nsteps; n++) {

@@ -84,6 +84,8 @@ run simulate "$tmp/bad.json"
 check "malformed scene: file:line: path: message" has "bad.json:3: bodies\\[0\\]\\.mass: missing" "$tmp/err"
 run simulate "$tmp/spin.scene.json" --step -1
 check "--step -1: usage error, exit 2" status_is 2
+run simulate "$tmp/spin.scene.json" --step 1e-300 --duration 1e300
+check "1e600 steps: refused with a message (exit 1), no hang" sh -c "test $st -eq 1 && grep -q 'at most 1e12' '$tmp/err'"
 run simulate "$tmp/spin.scene.json" --plot out.pdf
 check "--plot out.pdf: usage error" status_is 2
 run simulate "$tmp/spin.scene.json" --solver nosuch
