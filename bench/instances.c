@@ -7,6 +7,7 @@
 #include "harness.h"
 #include "mcp_problems.h"
 #include "scenes.h"
+#include "traces.h"
 
 static const char *const expect_names[] = {"none", "solution"};
 
@@ -116,6 +117,7 @@ int cpk_bench_build(const cpk_bench_instance *in, cpk_bench_built *out, cpk_erro
   memset(out, 0, sizeof *out);
   cpk_error_clear(err);
   if (in->source != CPK_BENCH_SRC_FAMILY) return cpk_bench_build_file(in, out, err);
+  if (cpk_bench_family_is_trace(in->family)) return cpk_bench_build_trace(in, out, err);
   if (strcmp(in->family, "mcplib") == 0)
     rc = build_mcplib(in, out);
   else if (strcmp(in->family, "block-ncp") == 0 || strcmp(in->family, "contact-chain") == 0)

@@ -10,6 +10,7 @@
 #include "harness.h"
 #include "mcp_problems.h"
 #include "scenes.h"
+#include "traces.h"
 
 /*
  * A suite is a list of rows: one family at up to 8 sizes with seeds
@@ -76,7 +77,7 @@ static const char *const suite_names[] = {
     "standard",    "lcp",          "contact",        "mcp",        "murty",       "fathi",
     "random-pd",   "random-p",     "random-psd",     "degenerate", "box-mcp",     "delassus",
     "contact-kkt", "box-friction", "block-on-plane", "mcplib",     "contact-ncp", "tiny",
-    "scenes",      "scenes-large", "scenes-standard", NULL};
+    "scenes",      "scenes-large", "scenes-standard", "traces", "traces-cold", NULL};
 
 static const char *const suite_descriptions[] = {
     "lcp + contact + mcp: what `make bench` runs",
@@ -100,6 +101,8 @@ static const char *const suite_descriptions[] = {
     "contact scenes (stack, pile, wall, plate) x every model (polyhedral d = 4 ... 32) x h x mu",
     "contact scenes up to 10 000+ contacts: point-coulomb, polyhedral d = 8, kelvin-voigt",
     "one small instance per scene: point-coulomb and polyhedral d = 8 (part of standard)",
+    "time-stepping traces: up to 12 steps of 7 experiment scenes, the stepper's warm start",
+    "the same steps started cold (z0 = NULL): what warm starts buy",
 };
 
 const char *const *cpk_bench_suite_names(void) { return suite_names; }
@@ -139,7 +142,7 @@ int cpk_bench_family_is_contact(const char *f)
   return strcmp(f, "delassus") == 0 || strcmp(f, "contact-kkt") == 0 ||
          strcmp(f, "box-friction") == 0 || strcmp(f, "block-on-plane") == 0 ||
          strcmp(f, "block-ncp") == 0 || strcmp(f, "contact-chain") == 0 ||
-         cpk_bench_family_is_scene(f);
+         cpk_bench_family_is_scene(f) || cpk_bench_family_is_trace(f);
 }
 
 static int expect_of(const char *family)
@@ -242,6 +245,7 @@ int cpk_bench_suite_add(cpk_bench_suite *s, const char *name, cpk_error *err)
   struct stat st;
   int rc = CPK_ENOTFOUND;
   cpk_error_clear(err);
+  if (cpk_bench_is_trace_suite(name)) return cpk_bench_trace_suite_add(s, name, err);
   for (size_t g = 0; g < NGROUPS && rc == CPK_ENOTFOUND; g++)
     if (strcmp(groups[g].name, name) == 0) rc = add_group(s, g, name, 0);
   if (rc == CPK_ENOTFOUND) rc = add_named(s, name, name);

@@ -411,13 +411,33 @@ int cpk_world_step(cpk_world *w, cpk_sim_step_info *info, cpk_error *err)
   return rc;
 }
 
+/* What a step sees of the driven bodies (mid-step velocities), for the
+ * functions that show a step's problem without taking it; undo with midstep_end. */
+static cpk_body *midstep_begin(cpk_world *w)
+{
+  cpk_body *saved = cpk_alloc_array(w->nbodies + 1, sizeof *saved);
+  if (!saved) return NULL;
+  memcpy(saved, w->bodies, w->nbodies * sizeof *saved);
+  driven_midstep(w);
+  return saved;
+}
+
+static void midstep_end(cpk_world *w, cpk_body *saved)
+{
+  memcpy(w->bodies, saved, w->nbodies * sizeof *saved);
+  free(saved);
+}
+
 int cpk_world_contact_system(cpk_world *w, cpk_contact_system **out, cpk_error *err)
 {
   sim_geom *g = NULL;
   size_t ng = 0, cap = 0;
   *out = NULL;
+  cpk_body *saved = midstep_begin(w);
+  if (!saved) return cpk_error_set(err, CPK_ENOMEM, "out of memory");
   int rc = collide_at(w, NULL, &g, &ng, &cap, err);
   if (!rc) rc = sim_assemble(w, NULL, g, ng, NULL, out, err);
+  midstep_end(w, saved);
   free(g);
   return rc;
 }
@@ -430,9 +450,12 @@ int cpk_world_next_problem(cpk_world *w, cpk_problem **problem, cpk_varmap **map
   *problem = NULL;
   *map = NULL;
   *z0 = NULL;
+  cpk_body *saved = midstep_begin(w);
+  if (!saved) return cpk_error_set(err, CPK_ENOMEM, "out of memory");
   int rc = collide_at(w, NULL, &g, &ng, &cap, err);
   if (!rc && ng == 0) rc = cpk_error_set(err, CPK_ENOTFOUND, "t = %g: no contact", w->time);
   if (!rc) rc = compile_step(w, NULL, g, ng, NULL, problem, map, z0, err);
+  midstep_end(w, saved);
   if (ncontacts) *ncontacts = ng;
   free(g);
   return rc;
