@@ -27,6 +27,8 @@ check "and runs against the shared library (solves the example)" \
   sh -c "LD_LIBRARY_PATH=$prefix/usr/lib $prefix/demo $top/examples/contact-lcp.cpk | grep -q '^solved'"
 check "an outside program links statically with pkg-config --static" \
   sh -c "cc $top/examples/solve_file.c \$($pkgc --cflags cpkit) $prefix/usr/lib/libcpkit.a \$($pkgc --static --libs cpkit | sed 's/-lcpkit//') -o $prefix/demo-static && $prefix/demo-static $top/examples/contact-lcp.cpk | grep -q '^solved'"
+check "every experiment scene of examples/ is installed (Makefile.am examples_DATA)" \
+  sh -c "test \$(ls $top/examples/*.scene.json | wc -l) -eq \$(ls $prefix/usr/share/cpkit/examples/*.scene.json | wc -l)"
 check "the experiment scenes are installed and the installed cpkit runs them" \
   sh -c "LD_LIBRARY_PATH=$prefix/usr/lib $prefix/usr/bin/cpkit demo $prefix/usr/share/cpkit/examples --match seed000-spin --strict | grep -q '^0 checks failed'"
 check "libcpkit.so exports only cpk_ symbols" \
