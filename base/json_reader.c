@@ -163,6 +163,11 @@ int cpk_jr_slurp(const char *path, char **text, cpk_error *err)
       cap = cap ? 2 * cap : 65536;
     }
     size_t got = fread(buf + len, 1, cap - 1 - len, f);
+    if (memchr(buf + len, '\0', got)) { /* say so now, not after reading all of /dev/zero */
+      free(buf);
+      fclose(f);
+      return cpk_error_set(err, CPK_EPARSE, "%s:1: not a text file (NUL byte)", path);
+    }
     len += got;
     if (got == 0) break;
   }

@@ -21,7 +21,8 @@ static double contact_sum(const cpk_world *w, size_t b, const char *what)
     else if (!strcmp(what, "fn")) s += k->P[0] / h;
     else if (!strcmp(what, "mr")) s += k->P[3] / h;
     else if (!strcmp(what, "delta")) s = fmax(s, k->delta[0]);
-    for (int i = 0; i < 3; i++) ft[i] += (k->P[1] * t[i] + k->P[2] * o[i]) / h;
+    double side = k->body[0] == b ? 1.0 : -1.0; /* body[1] takes the reaction */
+    for (int i = 0; i < 3; i++) ft[i] += side * (k->P[1] * t[i] + k->P[2] * o[i]) / h;
   }
   if (!strcmp(what, "ft")) return sim_vnorm(ft);
   if (!strcmp(what, "mode")) return first_mode < 0 ? 0 : first_mode;

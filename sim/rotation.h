@@ -18,8 +18,9 @@ void sim_qintegrate(double q[4], const double w[3], double h);
 void sim_qaxis(const double axis[3], double angle, double q[4]);
 /* out = a b (Hamilton product). */
 void sim_qmul(const double a[4], const double b[4], double out[4]);
-/* A unit tangent t orthogonal to the unit normal n, chosen continuously: the
- * projection of world x (or world y when n is close to x). */
+/* A unit tangent t orthogonal to the unit normal n: the projection of world x,
+ * or of world y when |n_x| > 0.9. The switch is a jump of the frame: impulses
+ * remembered across it give a poorer warm start, never a wrong answer. */
 void sim_tangent(const double n[3], double t[3]);
 
 #endif

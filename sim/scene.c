@@ -76,7 +76,8 @@ static void check_update(cpk_scene_check *k, const cpk_world *w, double t, doubl
   if (cpk_world_quantity(w, k->quantity, &v, NULL)) return;
   switch (k->kind) {
   case CPK_CHECK_AT:
-    if (!k->measured_valid && t >= k->at - 0.5 * h) k->measured = v, k->measured_valid = 1;
+    /* the first step ending at or after `at` (1e-3 h absorbs the rounding of the summed steps) */
+    if (!k->measured_valid && t >= k->at - 1e-3 * h) k->measured = v, k->measured_valid = 1;
     break;
   case CPK_CHECK_FINAL:
     if (final) k->measured = v, k->measured_valid = 1;
@@ -100,8 +101,10 @@ int cpk_scene_run(cpk_scene *s, cpk_world *w, cpk_scene_step_fn fn, void *data, 
   double want = ceil(s->duration / h - 1e-9);
   if (!(want >= 0 && want <= 1e12)) /* also keeps the conversion below defined */
     return cpk_error_set(err, CPK_EINVAL, "duration / step = %g steps: at most 1e12", want);
-  long n = 0, nsteps = (long)want;
+  long n = 0, nsteps = want < 1 ? 1 : (long)want; /* a duration shorter than h is one step */
   int rc = CPK_OK;
+  /* measured after every step, not at the start: contact quantities (fn, mode,
+   * contacts) exist only once a step has found the contacts */
   for (size_t c = 0; c < s->nchecks; c++) check_reset(&s->checks[c]);
   for (n = 0; n < nsteps; n++) {
     cpk_sim_step_info info;

@@ -1,4 +1,5 @@
 /* scene_json.c: reading a scene file (schema in doc/simulate.md): settings, bodies, materials, ignored pairs, checks; errors as `file:line: path: what`. */
+#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -199,6 +200,10 @@ static int motion(cpk_jr *r, json_t *b, cpk_body *B)
   json_t *m = json_object_get(b, "motion");
   int type = 0, axis_at = 0, rc;
   if (!m) return B->kind == CPK_BODY_DRIVEN ? cpk_jr_fail(r, "a driven body needs a motion") : 0;
+  if (B->kind != CPK_BODY_DRIVEN) {
+    cpk_jr_push_key(r, "motion");
+    return cpk_jr_fail(r, "only a driven body (\"kind\": \"driven\") has a motion");
+  }
   cpk_jr_push_key(r, "motion");
   if (!json_is_object(m)) return cpk_jr_fail(r, "expected an object");
   rc = cpk_jr_check_keys(r, m, keys);
@@ -265,6 +270,15 @@ static int shape(cpk_jr *r, json_t *b, cpk_body *B)
   return rc;
 }
 
+/* Names go into CSV headers, quantity names and gnuplot scripts: a safe alphabet only. */
+static int safe_name(const char *n)
+{
+  if (!n[0]) return 0;
+  for (; *n; n++)
+    if (!isalnum((unsigned char)*n) && *n != '_' && *n != '-') return 0;
+  return 1;
+}
+
 static int body(cpk_jr *r, json_t *b, cpk_scene *s, cpk_body *B)
 {
   static const char *const keys[] = {
@@ -277,11 +291,12 @@ static int body(cpk_jr *r, json_t *b, cpk_scene *s, cpk_body *B)
   if (!json_is_object(b)) return cpk_jr_fail(r, "expected a body object");
   int rc = cpk_jr_check_keys(r, b, keys);
   if (!rc) rc = get_name(r, b, "name", B->name, sizeof B->name, 1);
-  if (!rc && (strchr(B->name, '.') || !B->name[0] ||
-              sim_scene_body(s, B->name, strlen(B->name)) != (size_t)-1)) {
+  if (!rc && (!safe_name(B->name) || sim_scene_body(s, B->name, strlen(B->name)) != (size_t)-1)) {
     cpk_jr_push_key(r, "name");
-    return cpk_jr_fail(r, "body names must be unique, non-empty, without '.'");
+    return cpk_jr_fail(r, "body names must be unique, non-empty, and made of letters, digits, "
+                          "'_' and '-' (they become CSV columns and plot labels)");
   }
+
   if (!rc) rc = body_enum(r, b, "kind", kinds, &kind, 0);
   B->kind = (cpk_body_kind)kind;
   if (!rc) rc = shape(r, b, B);
@@ -409,6 +424,11 @@ static int check_kind(cpk_jr *r, json_t *c, cpk_scene_check *k)
   for (int i = 0; kinds[i]; i++)
     if (json_object_get(c, kinds[i])) n++, k->kind = (cpk_check_kind)i;
   if (n != 1) return cpk_jr_fail(r, "give exactly one of at, final, max, min, first");
+  if ((k->kind == CPK_CHECK_FINAL || k->kind == CPK_CHECK_MAX || k->kind == CPK_CHECK_MIN) &&
+      !json_is_true(json_object_get(c, kinds[k->kind]))) {
+    cpk_jr_push_key(r, kinds[k->kind]);
+    return cpk_jr_fail(r, "expected true");
+  }
   if (k->kind == CPK_CHECK_AT) return cpk_jr_get_number(r, c, "at", &k->at, 1);
   if (k->kind != CPK_CHECK_FIRST) return CPK_OK;
   json_t *f = json_object_get(c, "first");

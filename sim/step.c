@@ -133,6 +133,7 @@ static int solve_system(cpk_world *w, const cpk_body *pose, const sim_geom *g, s
     if (!rc && res->status != CPK_STATUS_SOLVED && w->settings.fallback[0] &&
         cpk_solver_accepts(cpk_solver_find(w->settings.fallback), prob)) {
       solver = w->settings.fallback; /* same start point, the other method */
+      o->iterations += res->iterations; /* the failed attempt's work counts too */
       rc = cpk_solve(prob, solver, &set, res, err);
       o->fallbacks += !rc && res->status == CPK_STATUS_SOLVED;
     }
@@ -318,13 +319,16 @@ static int implicit_sweep(cpk_world *w, step_ws *s, double *change, cpk_error *e
   return rc;
 }
 
-/* Accept the step: contacts and their memory, new poses and velocities, time. */
-static int commit(cpk_world *w, step_ws *s)
+/* Accept the step: contacts and their memory, new poses and velocities, time.
+ * Nothing of the world changes unless all of it can. */
+static int commit(cpk_world *w, step_ws *s, cpk_error *err)
 {
   size_t n = s->ng;
-  if (grow_to((void **)&w->contacts, &w->cap_contacts, n + 1, sizeof *w->contacts) ||
-      grow_to((void **)&w->memory, &w->cap_memory, n + 1, sizeof *w->memory))
-    return CPK_ENOMEM;
+  advance(w, s->dof, s->o.vplus, w->time + w->settings.h, s->pose);
+  if (!sim_state_finite(s->pose, w->nbodies))
+    return cpk_error_set(err, CPK_EBADFUNC, "t = %g: a body's state is no longer finite "
+                         "(check masses, forces and the step)", w->time);
+  if (sim_reserve_contacts(w, n)) return cpk_error_set(err, CPK_ENOMEM, "out of memory");
   for (size_t c = 0; c < n; c++) {
     cpk_sim_contact *k = &w->contacts[c];
     sim_memory *m = &w->memory[c];
@@ -342,7 +346,6 @@ static int commit(cpk_world *w, step_ws *s)
     k->mode = s->o.modes[c];
   }
   w->ncontacts = w->nmemory = n;
-  advance(w, s->dof, s->o.vplus, w->time + w->settings.h, s->pose);
   memcpy(w->bodies, s->pose, w->nbodies * sizeof *w->bodies);
   w->time += w->settings.h;
   return CPK_OK;
@@ -365,7 +368,7 @@ static int run_step(cpk_world *w, step_ws *s, cpk_sim_step_info *info, cpk_error
   info->residual = s->o.residual;
   info->iterations = s->o.iterations;
   info->fallbacks = s->o.fallbacks;
-  if (!rc && commit(w, s)) rc = cpk_error_set(err, CPK_ENOMEM, "out of memory");
+  if (!rc) rc = commit(w, s, err);
   return rc;
 }
 

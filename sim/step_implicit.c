@@ -176,47 +176,50 @@ static int mode_of(const cpk_implicit_contact *c, double delta_max)
   return m | (c->p_nr > 0 || c->delta[0] >= delta_max * (1 - 1e-9) ? CPK_MODE_CORE : 0);
 }
 
-/* Replace *arr by an array of n elements of `size` bytes (contents lost). */
-static int resize(void **arr, size_t *cap, size_t n, size_t size)
+/* Contact k of solution z as the world reports and remembers it. */
+static int contact_of(cpk_world *w, const cpk_implicit_map *map, const double *z,
+                      const ipair *pair, size_t k, cpk_error *err)
 {
-  if (n <= *cap) return CPK_OK;
-  void *p = cpk_alloc_array(n, size);
-  if (!p) return CPK_ENOMEM;
-  free(*arr);
-  *arr = p;
-  *cap = n;
+  cpk_implicit_contact c;
+  int rc = cpk_implicit_map_contact(map, z, k, &c);
+  if (rc) return cpk_error_set(err, rc, "kelvin-voigt-implicit: pair %zu cannot be evaluated", k);
+  cpk_sim_contact *K = &w->contacts[k];
+  sim_memory *M = &w->memory[k];
+  K->body[0] = M->body[0] = pair->body[0];
+  K->body[1] = M->body[1] = pair->body[1];
+  K->feature = M->feature = 0;
+  memcpy(K->point, c.a1, sizeof K->point);
+  memcpy(K->normal, c.n, sizeof K->normal);
+  K->gap = c.gap;
+  memcpy(K->P, c.P, sizeof K->P);
+  memcpy(M->P, c.P, sizeof M->P);
+  memcpy(K->delta, c.delta, sizeof K->delta);
+  memcpy(M->delta, c.delta, sizeof M->delta);
+  K->mode = mode_of(&c, sim_material_of(w, pair->body[0], pair->body[1], NULL)->delta_max);
   return CPK_OK;
 }
 
-/* Accept solution z: contacts and their memory, poses, time. */
+/* Accept solution z: poses (checked finite), contacts and their memory, time.
+ * The system is advanced first, so a failure leaves the world as it was. */
 static int accept(cpk_world *w, cpk_implicit_system *sys, const cpk_implicit_map *map,
                   const double *z, const ipair *pairs, size_t np, const size_t *index,
                   cpk_error *err)
 {
-  if (resize((void **)&w->contacts, &w->cap_contacts, np + 1, sizeof *w->contacts) ||
-      resize((void **)&w->memory, &w->cap_memory, np + 1, sizeof *w->memory))
-    return cpk_error_set(err, CPK_ENOMEM, "out of memory");
-  for (size_t k = 0; k < np; k++) {
-    cpk_implicit_contact c;
-    int rc = cpk_implicit_map_contact(map, z, k, &c);
-    if (rc) return cpk_error_set(err, rc, "kelvin-voigt-implicit: pair %zu cannot be evaluated", k);
-    cpk_sim_contact *K = &w->contacts[k];
-    sim_memory *M = &w->memory[k];
-    K->body[0] = M->body[0] = pairs[k].body[0];
-    K->body[1] = M->body[1] = pairs[k].body[1];
-    K->feature = M->feature = 0;
-    memcpy(K->point, c.a1, sizeof K->point);
-    memcpy(K->normal, c.n, sizeof K->normal);
-    K->gap = c.gap;
-    memcpy(K->P, c.P, sizeof K->P);
-    memcpy(M->P, c.P, sizeof M->P);
-    memcpy(K->delta, c.delta, sizeof K->delta);
-    memcpy(M->delta, c.delta, sizeof M->delta);
-    K->mode = mode_of(&c, sim_material_of(w, pairs[k].body[0], pairs[k].body[1], NULL)->delta_max);
-  }
-  w->ncontacts = w->nmemory = np;
   int rc = cpk_implicit_system_advance(sys, map, z, err);
+  for (size_t b = 0; !rc && b < w->nbodies; b++) {
+    const cpk_implicit_body *ib = index[b] == CPK_IMPLICIT_WORLD ? NULL : cpk_implicit_system_body(sys, index[b]);
+    double s = 0;
+    for (int i = 0; ib && i < 6; i++) s += ib->velocity[i] + (i < 3 ? ib->position[i] : 0);
+    if (ib && !isfinite(s))
+      rc = cpk_error_set(err, CPK_EBADFUNC, "t = %g: a body's state is no longer finite", w->time);
+  }
+  if (!rc && sim_reserve_contacts(w, np)) rc = cpk_error_set(err, CPK_ENOMEM, "out of memory");
+  for (size_t k = 0; k < np && !rc; k++) {
+    rc = contact_of(w, map, z, &pairs[k], k, err);
+    if (rc) w->ncontacts = w->nmemory = 0; /* half-written: forget them, keep the poses */
+  }
   if (rc) return rc;
+  w->ncontacts = w->nmemory = np;
   remember(w, z, cpk_implicit_map_n(map), pairs, np);
   w->time += w->settings.h;
   for (size_t b = 0; b < w->nbodies; b++) {
@@ -241,15 +244,17 @@ static int solve(cpk_world *w, const cpk_problem *p, const double *z0, size_t np
   const char *solver = w->settings.solver[0] ? w->settings.solver : "fbnewton";
   set.z0 = z0;
   int rc = cpk_solve(p, solver, &set, r, err);
-  if (!rc && r->status != CPK_STATUS_SOLVED && w->settings.fallback[0]) {
+  if (!rc && r->status != CPK_STATUS_SOLVED && w->settings.fallback[0] &&
+      cpk_solver_accepts(cpk_solver_find(w->settings.fallback), p)) {
     solver = w->settings.fallback; /* same start point, the other method */
+    info->iterations += r->iterations;
     rc = cpk_solve(p, solver, &set, r, err);
     info->fallbacks += !rc && r->status == CPK_STATUS_SOLVED;
   }
   if (rc) return rc;
   info->status = r->status;
   info->residual = r->residual;
-  info->iterations = r->iterations;
+  info->iterations += r->iterations;
   if (r->status != CPK_STATUS_SOLVED)
     return cpk_error_set(err, CPK_ENOCONV, "t = %g: %s on %zu pairs (kelvin-voigt-implicit): %s%s%s",
                          w->time, solver, np, cpk_status_name(r->status),

@@ -155,8 +155,12 @@ int cpk_world_add_body(cpk_world *w, const cpk_body *b, size_t *index, cpk_error
     return cpk_error_set(err, CPK_EINVAL, "body '%s': orientation quaternion is zero", nb->name);
   for (int i = 0; i < 3; i++) w->x0[w->nbodies][i] = nb->x[i];
   for (int i = 0; i < 4; i++) w->q0[w->nbodies][i] = nb->q[i];
-  if (nb->kind == CPK_BODY_DRIVEN) /* start where the motion puts it now */
+  if (nb->kind == CPK_BODY_DRIVEN) { /* start where the motion puts it now */
     sim_motion_eval(nb, w->x0[w->nbodies], w->q0[w->nbodies], w->time, nb->x, nb->q, nb->v, nb->w);
+    if (!sim_state_finite(nb, 1))
+      return cpk_error_set(err, CPK_EINVAL, "body '%s': its motion parameters give a non-finite "
+                           "pose (a frequency or period too small?)", nb->name);
+  }
   if (index) *index = w->nbodies;
   w->nbodies++;
   return CPK_OK;
@@ -223,6 +227,11 @@ static sim_material *pair_entry(cpk_world *w, size_t i, size_t j, cpk_error *err
 int cpk_world_set_material(cpk_world *w, size_t i, size_t j, const cpk_contact_params *material,
                            cpk_error *err)
 {
+  cpk_contact_params checked; /* validate before a pair entry exists: a refused material */
+  double *dirs = NULL;        /* must leave no trace behind */
+  int rc = set_material(&checked, &dirs, material, err);
+  free(dirs);
+  if (rc) return rc;
   sim_material *m = pair_entry(w, i, j, err);
   return m ? set_material(&m->params, &m->dirs, material, err) : err ? err->code : CPK_EINVAL;
 }
@@ -269,4 +278,35 @@ double cpk_world_energy(const cpk_world *w)
     for (int i = 0; i < 3; i++) e += 0.5 * B->inertia[i] * wb[i] * wb[i];
   }
   return e;
+}
+
+int sim_reserve_contacts(cpk_world *w, size_t n)
+{
+  if (n + 1 <= w->cap_contacts && n + 1 <= w->cap_memory) return CPK_OK;
+  cpk_sim_contact *c = cpk_alloc_array(n + 1, sizeof *c);
+  sim_memory *m = cpk_alloc_array(n + 1, sizeof *m);
+  if (!c || !m) {
+    free(c);
+    free(m);
+    return CPK_ENOMEM;
+  }
+  if (w->ncontacts) memcpy(c, w->contacts, w->ncontacts * sizeof *c);
+  if (w->nmemory) memcpy(m, w->memory, w->nmemory * sizeof *m);
+  free(w->contacts);
+  free(w->memory);
+  w->contacts = c;
+  w->memory = m;
+  w->cap_contacts = w->cap_memory = n + 1;
+  return CPK_OK;
+}
+
+int sim_state_finite(const cpk_body *bodies, size_t nb)
+{
+  for (size_t b = 0; b < nb; b++) {
+    const cpk_body *B = &bodies[b];
+    double s = B->q[0] + B->q[1] + B->q[2] + B->q[3];
+    for (int i = 0; i < 3; i++) s += B->x[i] + B->v[i] + B->w[i];
+    if (!isfinite(s)) return 0;
+  }
+  return 1;
 }

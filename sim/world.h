@@ -49,6 +49,12 @@ struct cpk_world {
   size_t (*ikeys)[2];
 };
 
+/* Room for n contacts of a step and their memory; on failure the world keeps
+ * its arrays (and what they hold) unchanged. */
+int sim_reserve_contacts(cpk_world *w, size_t n);
+/* 1 when every pose and velocity of bodies[0..nb-1] is finite. */
+int sim_state_finite(const cpk_body *bodies, size_t nb);
+
 /* The stepper's own model name: seed 003's geometrically implicit compliant step. */
 #define SIM_MODEL_KV_IMPLICIT "kelvin-voigt-implicit"
 

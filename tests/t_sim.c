@@ -238,7 +238,9 @@ static const char *good_scene =
     " \"checks\": [{\"label\": \"v\", \"quantity\": \"ball.v[2]\", \"final\": true,\n"
     "              \"expected\": -0.981, \"tol\": 1e-9},\n"
     "             {\"label\": \"below 4.99\", \"quantity\": \"ball.x[2]\",\n"
-    "              \"first\": {\"op\": \"<=\", \"value\": 4.99}, \"expected\": 0.05, \"tol\": 1e-9}]}\n";
+    "              \"first\": {\"op\": \"<=\", \"value\": 4.99}, \"expected\": 0.05, \"tol\": 1e-9},\n"
+    "             {\"label\": \"v at 0.054\", \"quantity\": \"ball.v[2]\", \"at\": 0.054,\n"
+    "              \"expected\": -0.5886, \"tol\": 1e-9}]}\n";
 
 static void test_scene_good(void)
 {
@@ -256,6 +258,8 @@ static void test_scene_good(void)
   t_ok(c0->measured_valid && c0->passed, "scene: final velocity check passes (%g)", c0->measured);
   /* z_n = 5 - g h^2 n (n + 1) / 2 <= 4.99 first at n = 5 */
   t_ok(c1->measured_valid && c1->passed, "scene: first-time check at t = 0.05 (%g)", c1->measured);
+  cpk_scene_check *c2 = cpk_scene_check_get(s, 2); /* the step ending at 0.06, not 0.05 */
+  t_ok(c2->measured_valid && c2->passed, "scene: 'at 0.054' is the step ending at 0.06 (%g)", c2->measured);
   cpk_world_free(w);
   cpk_scene_free(s);
 }
@@ -314,6 +318,22 @@ static void test_scene_bad(void)
             "  {\"name\": \"b\", \"shape\": \"sphere\", \"radius\": 1, \"mass\": 1}],\n"
             " \"materials\": [{\"mu\": 1, \"directions\": [[1, 0]]}]}",
             "bad.json:4: materials[0].directions[0]: expected 3 numbers", "short direction");
+  bad_scene("{\"cpkit_scene\": 1, \"step\": 0.1, \"duration\": 1,\n \"bodies\": [\n"
+            "  {\"name\": \"b`touch x`\", \"shape\": \"sphere\", \"radius\": 1, \"mass\": 1}]}",
+            "bad.json:3: bodies[0].name: body names must be unique", "a name with a backquote");
+  bad_scene("{\"cpkit_scene\": 1, \"step\": 0.1, \"duration\": 1,\n \"bodies\": [\n"
+            "  {\"name\": \"b\", \"shape\": \"sphere\", \"radius\": 1, \"mass\": 1}],\n"
+            " \"checks\": [{\"label\": \"x\", \"quantity\": \"b.x[0]\", \"final\": false,\n"
+            "   \"expected\": 0, \"tol\": 1}]}",
+            "checks[0].final: expected true", "\"final\": false");
+  bad_scene("{\"cpkit_scene\": 1, \"step\": 0.1, \"duration\": 1,\n \"bodies\": [\n"
+            "  {\"name\": \"b\", \"shape\": \"sphere\", \"radius\": 1, \"mass\": 1,\n"
+            "   \"motion\": {\"type\": \"vibrating\", \"amplitude\": 1, \"frequency\": 1}}]}",
+            "only a driven body", "a motion on a dynamic body");
+  bad_scene("{\"cpkit_scene\": 1, \"step\": 0.1, \"duration\": 1,\n \"bodies\": [\n"
+            "  {\"name\": \"p\", \"kind\": \"driven\", \"shape\": \"plane\", \"motion\":\n"
+            "   {\"type\": \"oscillating\", \"frequency\": 1e-170}}]}",
+            "non-finite pose", "a frequency so small the pose overflows");
   bad_scene("{\"cpkit_scene\": 1, \"step\": 0.1, \"duration\": 1, \"warm_start\": 1,\n"
             " \"bodies\": [{\"name\": \"b\", \"shape\": \"sphere\", \"radius\": 1, \"mass\": 1}]}",
             "warm_start: expected true or false", "warm_start not a boolean");
@@ -444,6 +464,53 @@ static void test_predicted_start(void)
   cpk_world_free(w);
 }
 
+/* A refused pair material leaves no trace: the default set later still applies. */
+static void test_refused_material(void)
+{
+  const double zero[3] = {0, 0, 0}, x[3] = {0, 0, 1};
+  cpk_world *w = world("polyhedral", 0.01);
+  cpk_contact_params m;
+  cpk_body b;
+  add(w, "ground", CPK_BODY_FIXED, CPK_SHAPE_PLANE, 0, zero);
+  cpk_body_default(&b);
+  strcpy(b.name, "ball");
+  memcpy(b.x, x, sizeof b.x);
+  b.v[0] = 1;
+  cpk_world_add_body(w, &b, NULL, NULL);
+  cpk_contact_params_default(&m);
+  m.mu = -1;
+  t_ok(cpk_world_set_material(w, 0, 1, &m, NULL) == CPK_EINVAL, "material: mu < 0 refused");
+  friction(w, 0.5);
+  steps(w, 10);
+  t_near(cpk_world_body(w, 1)->v[0], 5.0 / 7.0, 1e-9, "material: the later default applies (rolls at 5/7)");
+  cpk_world_free(w);
+}
+
+/* Three stacked balls, the middle one moving: both its contacts' friction oppose
+ * its motion, one of them as the second body of its pair (the reaction). */
+static void test_ft_of_second_body(void)
+{
+  const double zero[3] = {0, 0, 0}, h = 0.01;
+  cpk_world *w = world("polyhedral", h);
+  cpk_sim_step_info info;
+  cpk_body b;
+  add(w, "ground", CPK_BODY_FIXED, CPK_SHAPE_PLANE, 0, zero);
+  for (int k = 0; k < 3; k++) {
+    cpk_body_default(&b);
+    snprintf(b.name, sizeof b.name, "b%d", k);
+    b.shape.size[0] = 0.5;
+    b.x[2] = 0.5 + k;
+    b.v[0] = k == 1 ? 1.0 : 0.0;
+    cpk_world_add_body(w, &b, NULL, NULL);
+  }
+  friction(w, 0.2);
+  double v0 = 1.0, ft = -1;
+  int ok = cpk_world_step(w, &info, NULL) == CPK_OK && cpk_world_quantity(w, "b1.ft", &ft, NULL) == CPK_OK;
+  double dv = ok ? fabs(cpk_world_body(w, 2)->v[0] - v0) : 0;
+  t_near(ft, dv / h, 1e-9, "ft: the middle ball's net friction is m |dv| / h (both contacts)");
+  cpk_world_free(w);
+}
+
 int main(void)
 {
   test_free_fall();
@@ -461,6 +528,8 @@ int main(void)
   test_feet_and_oscillation();
   test_next_problem();
   test_predicted_start();
+  test_refused_material();
+  test_ft_of_second_body();
   test_scene_good();
   test_scene_bad();
   return t_done();

@@ -76,6 +76,24 @@ check "... with --fallback ipm: completes, checks pass" status_is 0
 check "... and reports the fallback solves" has "solves finished by the fallback solver ipm" "$tmp/out"
 run simulate "$tripod" --fallback nosuch
 check "unknown fallback solver: usage error" status_is 2
+# review findings: outputs checked before anything is truncated, no report then
+printf 'keep\n' >"$tmp/keep.csv"
+run simulate "$tmp/spin.scene.json" -o "$tmp/keep.csv" --contacts "$tmp/no/such/dir/c.csv"
+check "unwritable --contacts: exit 1, one error line, -o file untouched, no report" \
+  sh -c "test $st -eq 1 && test \$(wc -l <'$tmp/err') -eq 1 && test ! -s '$tmp/out' && grep -q keep '$tmp/keep.csv'"
+# a state that overflows stops the run instead of reporting inf as completed
+sed 's/"mass": 1,/"mass": 1e-300, "force": [1e300, 0, 0],/; s/"position": \[0, 0, 1\]/"position": [0, 0, 100]/' \
+  "$tmp/spin.scene.json" >"$tmp/inf.scene.json"
+run simulate "$tmp/inf.scene.json" --json
+check "overflowing state: exit 1, 'no longer finite', JSON still valid" \
+  sh -c "test $st -eq 1 && grep -q 'no longer finite' '$tmp/err' && python3 -c 'import json,sys; json.load(open(sys.argv[1]))' '$tmp/out'"
+# /dev/zero is refused at once, not after reading gigabytes
+run simulate /dev/zero
+check "/dev/zero: refused as not text (exit 1)" sh -c "test $st -eq 1 && grep -q 'NUL byte' '$tmp/err'"
+run simulate "$tmp/spin.scene.json" --implicit 4294967296
+check "--implicit beyond 1e6: usage error" status_is 2
+run simulate "$tmp/spin.scene.json" --step 10 --duration 1e-9 -q
+check "duration shorter than one step: one step" has "^1 steps" "$tmp/out"
 # errors
 run simulate "$tmp/missing.scene.json"
 check "missing file: exit 1, one message" sh -c "test $st -eq 1 && test \$(wc -l <'$tmp/err') -eq 1"

@@ -95,7 +95,12 @@ static int apply_option(int c, const char *arg, sim_options *o)
     return CLI_CONTINUE;
   case OPT_STEP: return cli_parse_double(cmd, "--step", arg, 0.0, 1, &o->step);
   case OPT_DURATION: return cli_parse_double(cmd, "--duration", arg, 0.0, 1, &o->duration);
-  case OPT_IMPLICIT: return cli_parse_long(cmd, "--implicit", arg, 0, &o->implicit);
+  case OPT_IMPLICIT: {
+    int st = cli_parse_long(cmd, "--implicit", arg, 0, &o->implicit);
+    if (st == CLI_CONTINUE && o->implicit > 1000000)
+      return cli_usage_error(cmd, "--implicit: at most 1000000 sweeps");
+    return st;
+  }
   case 'o': o->csv_path = arg; return CLI_CONTINUE;
   case OPT_CONTACTS: o->contacts_path = arg; return CLI_CONTINUE;
   case OPT_PLOT: return sim_plot_path_ok(cmd, arg) ? (o->plot_path = arg, CLI_CONTINUE) : CLI_EXIT_USAGE;

@@ -60,17 +60,27 @@ static int on_step(const cpk_world *w, const cpk_sim_step_info *info, void *data
 }
 
 /* gnuplot script next to the plot: velocities and contact forces of every dynamic body. */
+/* 1 when text can stand inside a quoted gnuplot string: gnuplot expands
+ * backquotes (a shell command) and quotes would end the string. */
+static int script_safe(const char *text)
+{
+  return strpbrk(text, "'\"`\\\n$") == NULL;
+}
+
 static int write_plot(const cpk_world *w, const char *csv, const char *plot)
 {
-  char dir[4096], gp[4200];
+  char dir[4096], gp[4200], abs_csv[4096];
   const char *slash = strrchr(plot, '/'), *base = slash ? slash + 1 : plot;
-  size_t dlen = slash ? (size_t)(slash - plot) : 1;
+  size_t dlen = !slash ? 1 : slash == plot ? 1 : (size_t)(slash - plot);
   if (dlen >= sizeof dir || strlen(plot) + 4 >= sizeof gp) return cli_error("--plot: path too long");
   memcpy(dir, slash ? plot : ".", dlen);
   dir[dlen] = 0;
   snprintf(gp, sizeof gp, "%.*s.gp", (int)(strlen(plot) - 4), plot);
-  char abs_csv[4096];
   if (!realpath(csv, abs_csv)) return cli_error("%s: cannot resolve the path", csv);
+  for (size_t b = 0; b < cpk_world_nbodies(w); b++)
+    if (!script_safe(cpk_world_body(w, b)->name)) return cli_error("--plot: a body name has quotes");
+  if (!script_safe(base) || !script_safe(abs_csv))
+    return cli_error("--plot: the plot and trajectory paths may not contain quotes, '`', '\\' or '$'");
   FILE *f = fopen(gp, "w");
   if (!f) return cli_error("%s: cannot write", gp);
   int png = !strcmp(plot + strlen(plot) - 4, ".png");
@@ -93,6 +103,20 @@ static int write_plot(const cpk_world *w, const char *csv, const char *plot)
   if (!cpk_bench_have_gnuplot()) return cli_error("--plot: gnuplot not found (script left in %s)", gp);
   const char *gbase = strrchr(gp, '/') ? strrchr(gp, '/') + 1 : gp;
   return cpk_bench_gnuplot_script(dir, gbase) ? cli_error("%s: gnuplot failed", gp) : CLI_EXIT_OK;
+}
+
+/* 1 when path can be written: its directory is writable and, if it exists, so is
+ * the file. Asked of every output before any is opened, so a bad path never
+ * leaves another output truncated. */
+static int writable(const char *path)
+{
+  char dir[4096];
+  const char *slash = strrchr(path, '/');
+  size_t len = !slash ? 1 : slash == path ? 1 : (size_t)(slash - path);
+  if (len >= sizeof dir) return 0;
+  memcpy(dir, slash ? path : ".", len);
+  dir[len] = 0;
+  return access(dir, W_OK) == 0 && (access(path, F_OK) != 0 || access(path, W_OK) == 0);
 }
 
 static FILE *open_csv(const char *path, int *status)
@@ -154,6 +178,16 @@ static void report_text(FILE *f, cpk_scene *scene, const cpk_world *w, const run
   fprintf(f, "%zu checks, %d failed\n", cpk_scene_nchecks(scene), failed);
 }
 
+/* A JSON number, or null for a non-finite value (JSON has no NaN or infinity). */
+static json_t *jnum(double v) { return isfinite(v) ? json_real(v) : json_null(); }
+
+static json_t *jvec3(const double v[3])
+{
+  json_t *a = json_array();
+  for (int i = 0; i < 3; i++) json_array_append_new(a, jnum(v[i]));
+  return a;
+}
+
 static void report_json(FILE *f, cpk_scene *scene, const cpk_world *w, const run_state *R,
                         long steps, double wall, const char *failure)
 {
@@ -172,7 +206,7 @@ static void report_json(FILE *f, cpk_scene *scene, const cpk_world *w, const run
     json_t *j = json_pack("{s:s, s:s, s:f, s:f, s:b}", "label", k->label, "quantity",
                           k->quantity, "expected", k->expected, "tol", k->tol, "passed",
                           k->passed);
-    json_object_set_new(j, "measured", k->measured_valid ? json_real(k->measured) : json_null());
+    json_object_set_new(j, "measured", k->measured_valid ? jnum(k->measured) : json_null());
     json_array_append_new(checks, j);
   }
   json_object_set_new(o, "checks", checks);
@@ -180,9 +214,8 @@ static void report_json(FILE *f, cpk_scene *scene, const cpk_world *w, const run
   for (size_t b = 0; b < cpk_world_nbodies(w); b++) {
     const cpk_body *B = cpk_world_body(w, b);
     if (B->kind != CPK_BODY_DYNAMIC) continue;
-    json_array_append_new(bodies, json_pack("{s:s, s:[f,f,f], s:[f,f,f], s:[f,f,f]}", "name",
-                                            B->name, "x", B->x[0], B->x[1], B->x[2], "v", B->v[0],
-                                            B->v[1], B->v[2], "w", B->w[0], B->w[1], B->w[2]));
+    json_array_append_new(bodies, json_pack("{s:s, s:o, s:o, s:o}", "name", B->name, "x",
+                                            jvec3(B->x), "v", jvec3(B->v), "w", jvec3(B->w)));
   }
   json_object_set_new(o, "bodies", bodies);
   json_dumpf(o, f, JSON_INDENT(2) | JSON_REAL_PRECISION(12));
@@ -237,12 +270,19 @@ int sim_run_scene_to(cpk_scene *scene, const sim_options *o, FILE *out)
     snprintf(csv_auto, sizeof csv_auto, "%.*s.csv", (int)(strlen(o->plot_path) - 4), o->plot_path);
     csv_path = csv_auto;
   }
+  const char *outs[3] = {csv_path, o->contacts_path, o->plot_path};
+  for (int k = 0; k < 3; k++)
+    if (outs[k] && !writable(outs[k])) return cli_error("%s: cannot write", outs[k]);
   int rc = cpk_scene_world(scene, &w, &err);
   if (rc) return cli_file_error(o->scene_path, rc, &err);
   double wall = cpk_wtime();
   int status = run_with_outputs(scene, w, o, csv_path, &R, &steps, &err);
   wall = cpk_wtime() - wall;
   const char *failure = status == CLI_EXIT_INPUT && err.code ? err.message : NULL;
+  if (status != CLI_EXIT_OK && !failure) { /* an output could not be written: said already */
+    cpk_world_free(w);
+    return status;
+  }
   if (failure) cli_error("%s: %s", o->scene_path, failure);
   if (o->json) report_json(out, scene, w, &R, steps, wall, failure);
   else report_text(out, scene, w, &R, steps, wall, failure);

@@ -160,9 +160,10 @@ CPK_API const cpk_sim_settings *cpk_world_settings(const cpk_world *w);
 typedef struct cpk_sim_contact {
   size_t body[2];    /**< body[0] receives +P; body[1] the reaction (may be a fixed/driven body) */
   int feature;       /**< which point of body[0]'s shape (rod end 0 or 1), else 0 */
-  double point[3];   /**< contact point on body[0] at the start of the step, world frame */
-  double normal[3];  /**< unit normal, pointing into body[0] */
-  double gap;        /**< signed gap at the start of the step */
+  double point[3];   /**< contact point on body[0], world frame: at the start of the step, or
+                          at the end-of-step estimate with implicit sweeps or kelvin-voigt-implicit */
+  double normal[3];  /**< unit normal, pointing into body[0] (same pose as point) */
+  double gap;        /**< signed gap (same pose as point) */
   double P[4];       /**< impulses (n, t, o, r) over the step, in the contact frame (forces: P / h) */
   double delta[3];   /**< kelvin-voigt deflection at the end of the step (0 otherwise) */
   int mode;          /**< CPK_MODE_* */
