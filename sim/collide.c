@@ -7,17 +7,9 @@
 
 static int push(sim_geom **g, size_t *n, size_t *cap, const sim_geom *add)
 {
-  if (*n == *cap) {
-    size_t nc = *cap ? 2 * *cap : 16;
-    sim_geom *ng = cpk_alloc_array(nc, sizeof *ng);
-    if (!ng) return CPK_ENOMEM;
-    for (size_t i = 0; i < *n; i++) ng[i] = (*g)[i];
-    free(*g);
-    *g = ng;
-    *cap = nc;
-  }
-  (*g)[(*n)++] = *add;
-  return CPK_OK;
+  int rc = sim_grow((void **)g, cap, *n + 1, sizeof **g);
+  if (!rc) (*g)[(*n)++] = *add;
+  return rc;
 }
 
 /* Deepest points of body a's shape below the plane of body p: each feature is

@@ -74,8 +74,7 @@ static int settings(cpk_jr *r, json_t *root, cpk_scene *s)
   int rc = cpk_jr_get_number(r, root, "step", &S->h, 1);
   if (!rc) rc = cpk_jr_get_number(r, root, "duration", &s->duration, 1);
   if (!rc) rc = get_name(r, root, "model", S->model, sizeof S->model, 0);
-  cpk_contact_model m;
-  if (!rc && cpk_contact_model_from_name(S->model, &m) && strcmp(S->model, "kelvin-voigt-implicit")) {
+  if (!rc && !cpk_sim_model_known(S->model)) {
     cpk_jr_push_key(r, "model");
     return cpk_jr_fail(r, "unknown contact model '%s' (see cpkit compile --help)", S->model);
   }

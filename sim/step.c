@@ -20,16 +20,6 @@ typedef struct solve_out {
   long iterations;
 } solve_out;
 
-static int grow_to(void **p, size_t *cap, size_t need, size_t size)
-{
-  if (need <= *cap) return CPK_OK;
-  void *np = cpk_alloc_array(need, size);
-  if (!np) return CPK_ENOMEM;
-  free(*p);
-  *p = np;
-  *cap = need;
-  return CPK_OK;
-}
 
 /* Impulses of the contacts of sys predicted by the polyhedral LCP (8 plane
  * directions, Lemke): where a nonlinear model meets a contact with no history,
@@ -115,6 +105,27 @@ static int compile_step(cpk_world *w, const cpk_body *pose, const sim_geom *g, s
   return rc;
 }
 
+int sim_solve(cpk_world *w, const cpk_problem *p, const double *z0, const char *solver, size_t n,
+              const char *what, cpk_result *r, long *iterations, int *fallbacks, cpk_error *err)
+{
+  cpk_settings set = w->settings.solve;
+  set.z0 = z0;
+  int rc = cpk_solve(p, solver, &set, r, err);
+  if (!rc && r->status != CPK_STATUS_SOLVED && w->settings.fallback[0] &&
+      cpk_solver_accepts(cpk_solver_find(w->settings.fallback), p)) {
+    solver = w->settings.fallback; /* same start point, the other method */
+    *iterations += r->iterations;  /* the failed attempt's work counts too */
+    rc = cpk_solve(p, solver, &set, r, err);
+    *fallbacks += !rc && r->status == CPK_STATUS_SOLVED;
+  }
+  if (rc) return rc;
+  *iterations += r->iterations;
+  if (r->status != CPK_STATUS_SOLVED)
+    return cpk_error_set(err, CPK_ENOCONV, "t = %g: %s on %zu %s: %s%s%s", w->time, solver, n, what,
+                         cpk_status_name(r->status), r->message[0] ? ": " : "", r->message);
+  return CPK_OK;
+}
+
 /* Compile and solve the system of contacts g (gaps psi), warm-started. */
 static int solve_system(cpk_world *w, const cpk_body *pose, const sim_geom *g, size_t ng,
                         const double *psi, solve_out *o, cpk_error *err)
@@ -126,27 +137,12 @@ static int solve_system(cpk_world *w, const cpk_body *pose, const sim_geom *g, s
   int rc = compile_step(w, pose, g, ng, psi, &prob, &map, &z0, err);
   if (!rc) rc = cpk_result_alloc(cpk_varmap_n(map), &res);
   if (!rc) {
-    cpk_settings set = w->settings.solve;
-    const char *solver = pick_solver(w, prob);
-    set.z0 = z0;
-    rc = cpk_solve(prob, solver, &set, res, err);
-    if (!rc && res->status != CPK_STATUS_SOLVED && w->settings.fallback[0] &&
-        cpk_solver_accepts(cpk_solver_find(w->settings.fallback), prob)) {
-      solver = w->settings.fallback; /* same start point, the other method */
-      o->iterations += res->iterations; /* the failed attempt's work counts too */
-      rc = cpk_solve(prob, solver, &set, res, err);
-      o->fallbacks += !rc && res->status == CPK_STATUS_SOLVED;
-    }
-    if (!rc) {
-      o->status = res->status;
-      o->residual = res->residual;
-      o->iterations += res->iterations;
-      if (res->status != CPK_STATUS_SOLVED)
-        rc = cpk_error_set(err, CPK_ENOCONV, "t = %g: %s on %zu contacts (%s model): %s%s%s",
-                           w->time, solver, ng, w->settings.model,
-                           cpk_status_name(res->status), res->message[0] ? ": " : "",
-                           res->message);
-    }
+    char what[64];
+    snprintf(what, sizeof what, "contacts (%s model)", w->settings.model);
+    rc = sim_solve(w, prob, z0, pick_solver(w, prob), ng, what, res, &o->iterations,
+                   &o->fallbacks, err);
+    o->status = res->status;
+    o->residual = res->residual;
   }
   if (!rc) rc = read_back(map, res->z, ng, o, err);
   free(z0);
@@ -188,6 +184,24 @@ static void driven_midstep(cpk_world *w)
     if (w->bodies[b].kind == CPK_BODY_DRIVEN)
       sim_motion_eval(&w->bodies[b], w->x0[b], w->q0[b], w->time + 0.5 * w->settings.h, x, q,
                       w->bodies[b].v, w->bodies[b].w);
+}
+
+/* The driven bodies as a step sees them (mid-step velocities), with a copy of
+ * the bodies to go back to: midstep_end restores it (a failed step, or a look
+ * at a step's problem without taking it). */
+static cpk_body *midstep_begin(cpk_world *w)
+{
+  cpk_body *saved = cpk_alloc_array(w->nbodies + 1, sizeof *saved);
+  if (!saved) return NULL;
+  memcpy(saved, w->bodies, w->nbodies * sizeof *saved);
+  driven_midstep(w);
+  return saved;
+}
+
+static void midstep_end(cpk_world *w, cpk_body *saved)
+{
+  memcpy(w->bodies, saved, w->nbodies * sizeof *saved);
+  free(saved);
 }
 
 /* Normal contact velocity of g with the velocities of the bodies in `state`. */
@@ -297,7 +311,7 @@ static int implicit_sweep(cpk_world *w, step_ws *s, double *change, cpk_error *e
       memcpy(s->pose[b].w, w->bodies[b].w, sizeof s->pose[b].w);
     }
   int rc = collide_at(w, s->pose, &s->g, &s->ng, &s->capg, err);
-  if (!rc && grow_to((void **)&s->psi, &s->cappsi, s->ng + 1, sizeof *s->psi)) rc = CPK_ENOMEM;
+  if (!rc && sim_grow((void **)&s->psi, &s->cappsi, s->ng + 1, sizeof *s->psi)) rc = CPK_ENOMEM;
   if (!rc && out_alloc(&o2, s->nv, s->ng)) {
     out_free(&o2);
     rc = CPK_ENOMEM;
@@ -389,46 +403,24 @@ int cpk_world_step(cpk_world *w, cpk_sim_step_info *info, cpk_error *err)
   }
   int rc = sim_dofs(w, s.dof, &s.nv) ? CPK_OK
                                       : cpk_error_set(err, CPK_EINVAL, "the world has no dynamic body");
-  cpk_body *saved = NULL;
+  cpk_body *saved = rc ? NULL : midstep_begin(w);
+  if (!rc && !saved) rc = cpk_error_set(err, CPK_ENOMEM, "out of memory");
   if (!rc) {
-    saved = cpk_alloc_array(w->nbodies, sizeof *saved);
-    rc = saved ? CPK_OK : cpk_error_set(err, CPK_ENOMEM, "out of memory");
-  }
-  if (!rc) {
-    memcpy(saved, w->bodies, w->nbodies * sizeof *saved);
-    driven_midstep(w);
     rc = strcmp(w->settings.model, SIM_MODEL_KV_IMPLICIT) ? run_step(w, &s, info, err)
                                                           : sim_implicit_step(w, info, err);
-    if (rc) memcpy(w->bodies, saved, w->nbodies * sizeof *saved); /* failed: not moved */
+    if (rc) midstep_end(w, saved); /* failed: not moved */
+    else free(saved);
   }
   info->time = w->time;
   info->ncontacts = rc ? 0 : w->ncontacts;
   info->contacts = w->contacts;
   info->solve_time_s = cpk_wtime() - t0;
-  free(saved);
   free(s.dof);
   free(s.pose);
   free(s.g);
   free(s.psi);
   out_free(&s.o);
   return rc;
-}
-
-/* What a step sees of the driven bodies (mid-step velocities), for the
- * functions that show a step's problem without taking it; undo with midstep_end. */
-static cpk_body *midstep_begin(cpk_world *w)
-{
-  cpk_body *saved = cpk_alloc_array(w->nbodies + 1, sizeof *saved);
-  if (!saved) return NULL;
-  memcpy(saved, w->bodies, w->nbodies * sizeof *saved);
-  driven_midstep(w);
-  return saved;
-}
-
-static void midstep_end(cpk_world *w, cpk_body *saved)
-{
-  memcpy(w->bodies, saved, w->nbodies * sizeof *saved);
-  free(saved);
 }
 
 int cpk_world_contact_system(cpk_world *w, cpk_contact_system **out, cpk_error *err)

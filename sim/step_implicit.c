@@ -236,32 +236,6 @@ static int accept(cpk_world *w, cpk_implicit_system *sys, const cpk_implicit_map
   return CPK_OK;
 }
 
-/* Solve the compiled step from the start point; CPK_ENOCONV unless solved. */
-static int solve(cpk_world *w, const cpk_problem *p, const double *z0, size_t np, cpk_result *r,
-                 cpk_sim_step_info *info, cpk_error *err)
-{
-  cpk_settings set = w->settings.solve;
-  const char *solver = w->settings.solver[0] ? w->settings.solver : "fbnewton";
-  set.z0 = z0;
-  int rc = cpk_solve(p, solver, &set, r, err);
-  if (!rc && r->status != CPK_STATUS_SOLVED && w->settings.fallback[0] &&
-      cpk_solver_accepts(cpk_solver_find(w->settings.fallback), p)) {
-    solver = w->settings.fallback; /* same start point, the other method */
-    info->iterations += r->iterations;
-    rc = cpk_solve(p, solver, &set, r, err);
-    info->fallbacks += !rc && r->status == CPK_STATUS_SOLVED;
-  }
-  if (rc) return rc;
-  info->status = r->status;
-  info->residual = r->residual;
-  info->iterations += r->iterations;
-  if (r->status != CPK_STATUS_SOLVED)
-    return cpk_error_set(err, CPK_ENOCONV, "t = %g: %s on %zu pairs (kelvin-voigt-implicit): %s%s%s",
-                         w->time, solver, np, cpk_status_name(r->status),
-                         r->message[0] ? ": " : "", r->message);
-  return CPK_OK;
-}
-
 int sim_implicit_step(cpk_world *w, cpk_sim_step_info *info, cpk_error *err)
 {
   ipair *pairs = NULL;
@@ -276,7 +250,14 @@ int sim_implicit_step(cpk_world *w, cpk_sim_step_info *info, cpk_error *err)
   if (!rc) rc = cpk_compile_implicit_kelvin_voigt(sys, &w->settings.compile, &p, &map, err);
   if (!rc) rc = cpk_result_alloc(p->n, &r);
   if (!rc && !(z0 = start_point(w, map, pairs, np))) rc = cpk_error_set(err, CPK_ENOMEM, "out of memory");
-  if (!rc) rc = solve(w, p, z0, np, r, info, err);
+  if (!rc) {
+    long it = 0;
+    const char *solver = w->settings.solver[0] ? w->settings.solver : "fbnewton";
+    rc = sim_solve(w, p, z0, solver, np, "pairs (kelvin-voigt-implicit)", r, &it, &info->fallbacks, err);
+    info->iterations = it;
+    info->status = r->status;
+    info->residual = r->residual;
+  }
   if (!rc) rc = accept(w, sys, map, r->z, pairs, np, index, err);
   info->sweeps = 1;
   info->implicit_converged = 1;

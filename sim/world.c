@@ -18,6 +18,12 @@ void cpk_body_default(cpk_body *b)
   b->q[0] = 1;
 }
 
+int cpk_sim_model_known(const char *name)
+{
+  cpk_contact_model m;
+  return cpk_contact_model_from_name(name, &m) == CPK_OK || strcmp(name, SIM_MODEL_KV_IMPLICIT) == 0;
+}
+
 void cpk_sim_settings_default(cpk_sim_settings *s)
 {
   memset(s, 0, sizeof *s);
@@ -33,10 +39,9 @@ void cpk_sim_settings_default(cpk_sim_settings *s)
 
 static int check_settings(const cpk_sim_settings *s, cpk_error *err)
 {
-  cpk_contact_model m;
   if (memchr(s->model, 0, sizeof s->model) == NULL || memchr(s->solver, 0, sizeof s->solver) == NULL)
     return cpk_error_set(err, CPK_EINVAL, "model or solver name not terminated");
-  if (cpk_contact_model_from_name(s->model, &m) && strcmp(s->model, SIM_MODEL_KV_IMPLICIT))
+  if (!cpk_sim_model_known(s->model))
     return cpk_error_set(err, CPK_EINVAL, "unknown contact model '%s'", s->model);
   if (s->solver[0] && !cpk_solver_find(s->solver))
     return cpk_error_set(err, CPK_EINVAL, "unknown solver '%s'", s->solver);
@@ -85,12 +90,11 @@ void cpk_world_free(cpk_world *w)
   free(w);
 }
 
-/* Grow an array of `size`-byte elements to hold at least `need` (doubling). */
-static int grow(void **arr, size_t *cap, size_t need, size_t size)
+int sim_grow(void **arr, size_t *cap, size_t need, size_t size)
 {
   if (need <= *cap) return CPK_OK;
   size_t nc = *cap ? *cap : 8;
-  while (nc < need) nc *= 2;
+  while (nc < need) nc = nc <= SIZE_MAX / 2 ? 2 * nc : need;
   size_t bytes;
   if (cpk_size_mul(nc, size, &bytes)) return CPK_EOVERFLOW;
   void *p = realloc(*arr, bytes);
@@ -140,7 +144,7 @@ int cpk_world_add_body(cpk_world *w, const cpk_body *b, size_t *index, cpk_error
 {
   int rc = check_body(b, err);
   if (rc) return rc;
-  if (grow((void **)&w->bodies, &w->cap_bodies, w->nbodies + 1, sizeof *w->bodies))
+  if (sim_grow((void **)&w->bodies, &w->cap_bodies, w->nbodies + 1, sizeof *w->bodies))
     return cpk_error_set(err, CPK_ENOMEM, "out of memory adding a body");
   /* x0 and q0 follow the capacity of bodies, whose element is larger (no overflow). */
   double(*nx)[3] = realloc(w->x0, w->cap_bodies * sizeof *nx);
@@ -210,7 +214,7 @@ static sim_material *pair_entry(cpk_world *w, size_t i, size_t j, cpk_error *err
   }
   sim_material *m = find_material(w, i, j);
   if (m) return m;
-  if (grow((void **)&w->materials, &w->cap_materials, w->nmaterials + 1, sizeof *m)) {
+  if (sim_grow((void **)&w->materials, &w->cap_materials, w->nmaterials + 1, sizeof *m)) {
     cpk_error_set(err, CPK_ENOMEM, "out of memory");
     return NULL;
   }

@@ -49,6 +49,14 @@ struct cpk_world {
   size_t (*ikeys)[2];
 };
 
+/* Grow *arr (elements of `size` bytes, contents kept) to hold at least `need`,
+ * doubling. CPK_ENOMEM or CPK_EOVERFLOW with *arr unchanged. */
+int sim_grow(void **arr, size_t *cap, size_t need, size_t size);
+/* Solve p from z0 with `solver`, then with the settings' fallback solver (if it
+ * takes p) when that fails; adds the iterations and the fallbacks used.
+ * CPK_ENOCONV naming the time, the solver, n and `what` unless solved. */
+int sim_solve(cpk_world *w, const cpk_problem *p, const double *z0, const char *solver, size_t n,
+              const char *what, cpk_result *r, long *iterations, int *fallbacks, cpk_error *err);
 /* Room for n contacts of a step and their memory; on failure the world keeps
  * its arrays (and what they hold) unchanged. */
 int sim_reserve_contacts(cpk_world *w, size_t n);

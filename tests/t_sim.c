@@ -46,6 +46,15 @@ static void friction(cpk_world *w, double mu)
   cpk_world_set_default_material(w, &m, NULL);
 }
 
+/* Body 0 the ground (z <= 0), body 1 a unit sphere resting on it; friction mu. */
+static void ball_on_ground(cpk_world *w, double mu)
+{
+  const double zero[3] = {0, 0, 0}, x[3] = {0, 0, 1};
+  add(w, "ground", CPK_BODY_FIXED, CPK_SHAPE_PLANE, 0, zero);
+  add(w, "ball", CPK_BODY_DYNAMIC, CPK_SHAPE_SPHERE, 1, x);
+  friction(w, mu);
+}
+
 static int steps(cpk_world *w, int n)
 {
   cpk_error err;
@@ -96,13 +105,11 @@ static void test_spin(void)
 /* A sphere resting on a plane stays at rest under every model; P_n = m g h. */
 static void test_rest(const char *model)
 {
-  const double zero[3] = {0, 0, 0}, x[3] = {0, 0, 1}, h = 0.01;
+  const double h = 0.01;
   cpk_world *w = world(model, h);
   cpk_sim_step_info info;
   cpk_error err;
-  add(w, "ground", CPK_BODY_FIXED, CPK_SHAPE_PLANE, 0, zero);
-  add(w, "ball", CPK_BODY_DYNAMIC, CPK_SHAPE_SPHERE, 1, x);
-  friction(w, 0.5);
+  ball_on_ground(w, 0.5);
   int ok = 1;
   for (int k = 0; k < 20 && ok; k++) ok = cpk_world_step(w, &info, &err) == CPK_OK;
   if (!ok) t_diag("%s", err.message);
@@ -201,7 +208,6 @@ static void test_driven_plate(void)
 /* A solve that fails leaves the world where it was, with CPK_ENOCONV and the status. */
 static void test_failure(void)
 {
-  const double zero[3] = {0, 0, 0}, x[3] = {0, 0, 1};
   cpk_sim_settings S;
   cpk_world *w = NULL;
   cpk_error err;
@@ -211,9 +217,7 @@ static void test_failure(void)
   strcpy(S.solver, "lemke");
   S.solve.max_iter = 1; /* one pivot cannot solve a frictional contact */
   cpk_world_alloc(&S, &w, NULL);
-  add(w, "ground", CPK_BODY_FIXED, CPK_SHAPE_PLANE, 0, zero);
-  add(w, "ball", CPK_BODY_DYNAMIC, CPK_SHAPE_SPHERE, 1, x);
-  friction(w, 0.5);
+  ball_on_ground(w, 0.5);
   int rc = cpk_world_step(w, &info, &err);
   t_ok(rc == CPK_ENOCONV && info.status != CPK_STATUS_SOLVED, "failure: CPK_ENOCONV with the status");
   t_ok(rc && strstr(err.message, "lemke") != NULL, "failure: message names the solver (%s)", err.message);
@@ -410,7 +414,7 @@ static void test_feet_and_oscillation(void)
  * impulse the step itself then produces. */
 static void test_next_problem(void)
 {
-  const double zero[3] = {0, 0, 0}, x[3] = {0, 0, 1}, h = 0.01;
+  const double h = 0.01;
   cpk_world *w = world("polyhedral", h);
   cpk_problem *p = NULL;
   cpk_varmap *map = NULL;
@@ -419,9 +423,7 @@ static void test_next_problem(void)
   cpk_settings set;
   double *z0 = NULL, P[4] = {0, 0, 0, 0};
   size_t nc = 0;
-  add(w, "ground", CPK_BODY_FIXED, CPK_SHAPE_PLANE, 0, zero);
-  add(w, "ball", CPK_BODY_DYNAMIC, CPK_SHAPE_SPHERE, 1, x);
-  friction(w, 0.5);
+  ball_on_ground(w, 0.5);
   steps(w, 3);
   int ok = cpk_world_next_problem(w, &p, &map, &z0, &nc, NULL) == CPK_OK;
   t_ok(ok && nc == 1 && z0 != NULL, "next problem: one contact and a start point");
@@ -446,14 +448,12 @@ static void test_next_problem(void)
  * for a ball resting on a plane that is already the solution. */
 static void test_predicted_start(void)
 {
-  const double zero[3] = {0, 0, 0}, x[3] = {0, 0, 1}, h = 0.01;
+  const double h = 0.01;
   cpk_world *w = world("point-coulomb", h);
   cpk_problem *p = NULL;
   cpk_varmap *map = NULL;
   double *z0 = NULL, P[4] = {0, 0, 0, 0};
-  add(w, "ground", CPK_BODY_FIXED, CPK_SHAPE_PLANE, 0, zero);
-  add(w, "ball", CPK_BODY_DYNAMIC, CPK_SHAPE_SPHERE, 1, x);
-  friction(w, 0.5);
+  ball_on_ground(w, 0.5);
   int ok = cpk_world_next_problem(w, &p, &map, &z0, NULL, NULL) == CPK_OK && z0;
   if (ok) cpk_varmap_impulses(map, z0, P);
   t_near(P[0], G * h, 1e-9, "first step, point-coulomb: start point carries P_n = m g h");

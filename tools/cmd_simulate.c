@@ -73,13 +73,10 @@ static int apply_option(int c, const char *arg, sim_options *o)
   const cli_command *cmd = &cli_cmd_simulate;
   cpk_error err;
   switch (c) {
-  case CLI_OPT_MODEL: {
-    cpk_contact_model m;
-    if (cpk_contact_model_from_name(arg, &m) && strcmp(arg, "kelvin-voigt-implicit"))
-      return cli_usage_error(cmd, "unknown model '%s'", arg);
+  case CLI_OPT_MODEL:
+    if (!cpk_sim_model_known(arg)) return cli_usage_error(cmd, "unknown model '%s'", arg);
     o->model = arg;
     return CLI_CONTINUE;
-  }
   case CLI_OPT_DIRECTIONS:
     if (cpk_compile_options_set_directions(&o->directions, arg, &err))
       return cli_usage_error(cmd, "--%s", err.message);

@@ -67,14 +67,23 @@ static int script_safe(const char *text)
   return strpbrk(text, "'\"`\\\n$") == NULL;
 }
 
+/* The directory of path into dir ("." without a '/', "/" for the root); 0 when too long. */
+static int dir_of(const char *path, char *dir, size_t size)
+{
+  const char *slash = strrchr(path, '/');
+  size_t len = !slash ? 1 : slash == path ? 1 : (size_t)(slash - path);
+  if (len >= size) return 0;
+  memcpy(dir, slash ? path : ".", len);
+  dir[len] = 0;
+  return 1;
+}
+
 static int write_plot(const cpk_world *w, const char *csv, const char *plot)
 {
   char dir[4096], gp[4200], abs_csv[4096];
   const char *slash = strrchr(plot, '/'), *base = slash ? slash + 1 : plot;
-  size_t dlen = !slash ? 1 : slash == plot ? 1 : (size_t)(slash - plot);
-  if (dlen >= sizeof dir || strlen(plot) + 4 >= sizeof gp) return cli_error("--plot: path too long");
-  memcpy(dir, slash ? plot : ".", dlen);
-  dir[dlen] = 0;
+  if (!dir_of(plot, dir, sizeof dir) || strlen(plot) + 4 >= sizeof gp)
+    return cli_error("--plot: path too long");
   snprintf(gp, sizeof gp, "%.*s.gp", (int)(strlen(plot) - 4), plot);
   if (!realpath(csv, abs_csv)) return cli_error("%s: cannot resolve the path", csv);
   for (size_t b = 0; b < cpk_world_nbodies(w); b++)
@@ -111,12 +120,8 @@ static int write_plot(const cpk_world *w, const char *csv, const char *plot)
 static int writable(const char *path)
 {
   char dir[4096];
-  const char *slash = strrchr(path, '/');
-  size_t len = !slash ? 1 : slash == path ? 1 : (size_t)(slash - path);
-  if (len >= sizeof dir) return 0;
-  memcpy(dir, slash ? path : ".", len);
-  dir[len] = 0;
-  return access(dir, W_OK) == 0 && (access(path, F_OK) != 0 || access(path, W_OK) == 0);
+  return dir_of(path, dir, sizeof dir) && access(dir, W_OK) == 0 &&
+         (access(path, F_OK) != 0 || access(path, W_OK) == 0);
 }
 
 static FILE *open_csv(const char *path, int *status)

@@ -125,6 +125,11 @@ typedef struct cpk_sim_settings {
 
 /** Defaults as documented on each field. */
 CPK_API void cpk_sim_settings_default(cpk_sim_settings *s);
+/**
+ * 1 when the stepper takes this model name: a model of cpk_compile, or
+ * "kelvin-voigt-implicit" (seed 003's geometrically implicit compliant step).
+ */
+CPK_API int cpk_sim_model_known(const char *name);
 
 /** The world (opaque). */
 typedef struct cpk_world cpk_world;
