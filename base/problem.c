@@ -1,4 +1,4 @@
-/* problem.c: construction, copy, validation and naming of box-MCP problem objects. */
+/* problem.c: construction, copy, validation and naming of the problem objects (box MCPs and the friction-cone problem). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,6 +78,29 @@ int cpk_problem_alloc_nonlinear_mcp(size_t n, cpk_function F, cpk_jacobian jacob
   return rc;
 }
 
+int cpk_problem_alloc_friction_cone(const cpk_matrix *W, const double *q, size_t dim,
+                                    const double *mu, cpk_problem **out)
+{
+  *out = NULL;
+  if (!W || !q || !mu || W->m != W->n || dim < 2 || dim > CPK_CONE_DIM_MAX || W->n % dim)
+    return CPK_EINVAL;
+  size_t nc = W->n / dim;
+  int rc = problem_affine(CPK_KIND_FRICTION_CONE, W, q, NULL, NULL, out);
+  if (rc) return rc;
+  cpk_problem *p = *out;
+  p->nc = nc;
+  p->cone_dim = dim;
+  if (!(p->mu = cpk_alloc_array(nc, sizeof *p->mu))) {
+    cpk_problem_free(p);
+    *out = NULL;
+    return CPK_ENOMEM;
+  }
+  memcpy(p->mu, mu, nc * sizeof *mu);
+  for (size_t i = 0; i < p->n; i++) /* the box relaxation: r_n >= 0, r_T free */
+    p->lower[i] = i % dim == 0 ? 0.0 : -INFINITY;
+  return CPK_OK;
+}
+
 static int copy_names(const cpk_problem *p, cpk_problem *c)
 {
   int rc = cpk_problem_set_name(c, p->name);
@@ -92,6 +115,8 @@ int cpk_problem_copy(const cpk_problem *p, cpk_problem **out)
   if (p->kind == CPK_KIND_NONLINEAR_MCP)
     rc = cpk_problem_alloc_nonlinear_mcp(p->n, p->F, p->jacobian, p->jac_pattern, p->params,
                                          p->lower, p->upper, out);
+  else if (p->kind == CPK_KIND_FRICTION_CONE)
+    rc = cpk_problem_alloc_friction_cone(p->M, p->q, p->cone_dim, p->mu, out);
   else
     rc = problem_affine(p->kind, p->M, p->q, p->lower, p->upper, out);
   if (!rc) rc = copy_names(p, *out);
@@ -114,6 +139,7 @@ void cpk_problem_free(cpk_problem *p)
   free(p->lower);
   free(p->upper);
   cpk_csc_free(p->jac_pattern);
+  free(p->mu);
   free(p);
 }
 
@@ -144,6 +170,7 @@ const char *cpk_problem_kind_name(cpk_problem_kind kind)
   case CPK_KIND_LCP: return "lcp";
   case CPK_KIND_AFFINE_MCP: return "affine_mcp";
   case CPK_KIND_NONLINEAR_MCP: return "nonlinear_mcp";
+  case CPK_KIND_FRICTION_CONE: return "friction_cone";
   }
   return "unknown";
 }
@@ -172,6 +199,18 @@ static int validate_bounds(const cpk_problem *p, cpk_error *err)
   return CPK_OK;
 }
 
+static int validate_cone(const cpk_problem *p, cpk_error *err)
+{
+  if (p->cone_dim < 2 || p->cone_dim > CPK_CONE_DIM_MAX || p->nc * p->cone_dim != p->n || !p->mu)
+    return cpk_error_set(err, CPK_EINVAL, "friction-cone problem: n = %zu is not %zu contacts of %zu",
+                         p->n, p->nc, p->cone_dim);
+  for (size_t c = 0; c < p->nc; c++)
+    if (!(p->mu[c] >= 0.0 && isfinite(p->mu[c])))
+      return cpk_error_set(err, CPK_EINVAL, "contact %zu: friction coefficient %g must be finite and >= 0",
+                           c + 1, p->mu[c]);
+  return CPK_OK;
+}
+
 int cpk_problem_validate(const cpk_problem *p, cpk_error *err)
 {
   if (!p) return cpk_error_set(err, CPK_EINVAL, "no problem given");
@@ -187,5 +226,6 @@ int cpk_problem_validate(const cpk_problem *p, cpk_error *err)
       if (!isfinite(p->q[i]))
         return cpk_error_set(err, CPK_EINVAL, "q[%zu] is not finite", i + 1);
   }
+  if (p->kind == CPK_KIND_FRICTION_CONE) return validate_cone(p, err);
   return validate_bounds(p, err);
 }

@@ -18,6 +18,7 @@ int cpk_problem_eval(const cpk_problem *p, const double *z, double *w)
 double cpk_natural_residual(const cpk_problem *p, const double *z, const double *w)
 {
   double r = 0.0;
+  if (p->kind == CPK_KIND_FRICTION_CONE) return cpk_fc_residual(p, z, w);
   for (size_t i = 0; i < p->n; i++) {
     double t = z[i] - w[i];
     double mid = t < p->lower[i] ? p->lower[i] : (t > p->upper[i] ? p->upper[i] : t);

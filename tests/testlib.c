@@ -105,3 +105,46 @@ int t_is_mcp_solution(const cpk_problem *p, const double *z, double tol)
   free(w);
   return ok;
 }
+
+/* One contact's Coulomb law checked from its definition (not through the library's projection). */
+static int contact_ok(size_t c, size_t d, double mu, const double *r, const double *u, double tol)
+{
+  double rt = 0.0, ut = 0.0, dot = 0.0;
+  for (size_t k = 1; k < d; k++) {
+    rt += r[k] * r[k];
+    ut += u[k] * u[k];
+  }
+  rt = sqrt(rt);
+  ut = sqrt(ut);
+  double un_hat = u[0] + mu * ut; /* De Saxce's modified normal velocity */
+  for (size_t k = 0; k < d; k++) dot += r[k] * u[k];
+  dot += r[0] * mu * ut;
+  const char *why = NULL;
+  if (!(rt <= mu * r[0] + tol)) why = "reaction outside the friction cone";
+  else if (!(mu * ut <= un_hat + tol)) why = "modified velocity outside the dual cone";
+  else if (!(fabs(dot) <= tol * (1.0 + fabs(r[0])))) why = "reaction and modified velocity not orthogonal";
+  else if (r[0] > tol && ut > tol && mu > 0) { /* sliding: friction opposes the slip */
+    for (size_t k = 1; k < d; k++)
+      if (fabs(r[k] + mu * r[0] * u[k] / ut) > tol * (1.0 + r[0])) why = "friction does not oppose the slip";
+  }
+  if (why)
+    printf("# contact %zu: %s (r_n %.6g |r_T| %.6g u_n %.6g |u_T| %.6g mu %g, tol %g)\n", c, why,
+           r[0], rt, u[0], ut, mu, tol);
+  return why == NULL;
+}
+
+int t_is_fc_solution(const cpk_problem *p, const double *r, double tol)
+{
+  size_t n = p->n, d = p->cone_dim;
+  double *u = malloc((n ? n : 1) * sizeof *u);
+  int ok = u != NULL && p->kind == CPK_KIND_FRICTION_CONE && d >= 2;
+  for (size_t i = 0; ok && i < n; i++) { /* u = W r + q, own loop over the entries */
+    u[i] = p->q[i];
+    for (size_t j = 0; j < n; j++) u[i] += cpk_matrix_get(p->M, i, j) * r[j];
+    if (!isfinite(u[i]) || !isfinite(r[i])) ok = 0;
+  }
+  for (size_t c = 0; ok && c < p->nc; c++)
+    if (!contact_ok(c, d, p->mu[c], r + c * d, u + c * d, tol)) ok = 0;
+  free(u);
+  return ok;
+}

@@ -24,4 +24,13 @@ unsigned long t_seed(void);
  * bounds, sign conditions and complementarity. Returns 1 if it does.
  */
 int t_is_mcp_solution(const cpk_problem *p, const double *z, double tol);
+
+/**
+ * Independent check that r solves the friction-cone problem p to absolute
+ * tolerance tol: recomputes u = W r + q entry by entry and checks, per contact,
+ * |r_T| <= mu r_n, the modified velocity in the dual cone, orthogonality, and
+ * for a sliding contact friction opposite to the slip (maximum dissipation).
+ * O(n^2): for small and medium problems. Prints what fails. Returns 1 if it holds.
+ */
+int t_is_fc_solution(const cpk_problem *p, const double *r, double tol);
 #endif

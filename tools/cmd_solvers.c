@@ -10,7 +10,7 @@ const cli_command cli_cmd_solvers = {
     "\n"
     "List the registered solvers, one per line: the name to give to\n"
     "'cpkit solve --solver NAME', the problem kinds it accepts (lcp, affine_mcp,\n"
-    "nonlinear_mcp) and a one-line description.\n"
+    "nonlinear_mcp, friction_cone) and a one-line description.\n"
     "\n"
     "Options:\n"
     "  -h, --help   show this help\n",
@@ -20,7 +20,7 @@ const cli_command cli_cmd_solvers = {
 static void kinds_text(unsigned kinds, char *buf, size_t size)
 {
   static const cpk_problem_kind all[] = {CPK_KIND_LCP, CPK_KIND_AFFINE_MCP,
-                                         CPK_KIND_NONLINEAR_MCP};
+                                         CPK_KIND_NONLINEAR_MCP, CPK_KIND_FRICTION_CONE};
   size_t used = 0;
   buf[0] = '\0';
   for (size_t k = 0; k < sizeof all / sizeof all[0]; k++) {

@@ -1,4 +1,4 @@
-/* problem.h: the box-constrained MCP problem object (LCP, affine MCP, nonlinear MCP) and the common residual. */
+/* problem.h: the problem objects (LCP, affine MCP, nonlinear MCP, frictional-contact cone problem) and the common residual. */
 #ifndef CPKIT_PROBLEM_H
 #define CPKIT_PROBLEM_H
 #include <stddef.h>
@@ -9,14 +9,16 @@
 CPK_BEGIN_DECLS
 
 /**
- * Problem kinds. All are the box MCP: find l <= z <= u with, for each i,
+ * Problem kinds. The first three are the box MCP: find l <= z <= u with, for each i,
  *   z_i = l_i => F_i(z) >= 0,  z_i = u_i => F_i(z) <= 0,  l_i < z_i < u_i => F_i(z) = 0.
+ * The fourth is FCLIB's local frictional-contact problem (see cpk_problem_alloc_friction_cone).
  * Values are bits so a solver can declare the set of kinds it accepts.
  */
 typedef enum cpk_problem_kind {
   CPK_KIND_LCP = 1,           /**< F(z) = Mz + q, l = 0, u = +inf */
   CPK_KIND_AFFINE_MCP = 2,    /**< F(z) = Mz + q, general bounds (free variables: l = -inf, u = +inf) */
-  CPK_KIND_NONLINEAR_MCP = 4  /**< F and its Jacobian given by callbacks */
+  CPK_KIND_NONLINEAR_MCP = 4, /**< F and its Jacobian given by callbacks */
+  CPK_KIND_FRICTION_CONE = 8  /**< u = W r + q, r in K_mu, u + mu|u_T| e_n in K_mu*, r . (...) = 0 */
 } cpk_problem_kind;
 
 /** Nonlinear F: write F(z) into f (length n); return 0, or non-zero on failure. */
@@ -45,6 +47,10 @@ typedef struct cpk_problem {
   cpk_csc *jac_pattern; /**< nonlinear kind: sparsity pattern of the Jacobian (copied) */
   void *params;         /**< nonlinear kind: passed to F and jacobian (borrowed) */
   char **var_names;     /**< NULL, or n names (entries may be NULL) */
+  /* friction-cone kind: M is W, q the free velocity; z = r, F(z) = u = W r + q */
+  size_t nc;            /**< number of contacts (n = cone_dim * nc) */
+  size_t cone_dim;      /**< unknowns per contact: 2, 3 (n, t, o) or 4 (n, t, o, twist) */
+  double *mu;           /**< nc friction coefficients, >= 0 */
 } cpk_problem;
 
 /** LCP: find z >= 0 with w = Mz + q >= 0 and z'w = 0. M (n-by-n) and q are copied. */
@@ -57,6 +63,24 @@ CPK_API int cpk_problem_alloc_nonlinear_mcp(size_t n, cpk_function F, cpk_jacobi
                                             const cpk_csc *jac_pattern, void *params,
                                             const double *lower, const double *upper,
                                             cpk_problem **out);
+/**
+ * FCLIB's local frictional-contact problem (De Saxce's form of the Coulomb law):
+ * with u = W r + q, per contact c the block r_c = (r_n, r_T) of `dim` unknowns
+ * (normal first, then dim - 1 tangential ones), find
+ *   r_c in K_c = { |r_T| <= mu_c r_n },  u^_c = u_c + mu_c |u_T| e_n in K_c*,  r_c . u^_c = 0.
+ * dim 3 is the Coulomb cone (n, t, o); dim 4 adds a twist (the elliptic cone with
+ * torsion of seeds 000/003 becomes this isotropic cone after scaling each tangential
+ * row by its ellipsoid semi-axis: see doc/formulations.md); dim 2 is the planar case.
+ * W (n-by-n, n = dim * nc, dense or CSC) and q, mu (nc values) are copied.
+ * Its residual is the natural map of the cone problem (cpk_fc_residual); lower and
+ * upper hold the box relaxation (r_n >= 0, r_T free) for code that reads bounds.
+ */
+CPK_API int cpk_problem_alloc_friction_cone(const cpk_matrix *W, const double *q, size_t dim,
+                                            const double *mu, cpk_problem **out);
+
+/** Largest number of unknowns per contact of a friction-cone problem. */
+#define CPK_CONE_DIM_MAX 4
+
 /** Deep copy (params still shared). */
 CPK_API int cpk_problem_copy(const cpk_problem *p, cpk_problem **out);
 /** Free (NULL is a no-op). */
@@ -67,7 +91,7 @@ CPK_API int cpk_problem_set_name(cpk_problem *p, const char *name);
 /** Set (copy) the name of variable i, e.g. "p_n[3]". */
 CPK_API int cpk_problem_set_var_name(cpk_problem *p, size_t i, const char *name);
 
-/** Human-readable kind: "lcp", "affine_mcp", "nonlinear_mcp". */
+/** Human-readable kind: "lcp", "affine_mcp", "nonlinear_mcp", "friction_cone". */
 CPK_API const char *cpk_problem_kind_name(cpk_problem_kind kind);
 
 /**
@@ -84,7 +108,8 @@ CPK_API int cpk_problem_eval(const cpk_problem *p, const double *z, double *w);
 
 /**
  * The one residual every solver reports: the natural map
- *   r(z) = || z - mid(l, u, z - w) ||_inf   with w = F(z).
+ *   r(z) = || z - mid(l, u, z - w) ||_inf   with w = F(z);
+ * for a friction-cone problem the cone's natural map (cpk_fc_residual).
  * NaN in z or w gives +INFINITY.
  */
 CPK_API double cpk_natural_residual(const cpk_problem *p, const double *z, const double *w);
@@ -94,9 +119,38 @@ CPK_API int cpk_problem_residual(const cpk_problem *p, const double *z, double *
 
 /**
  * The absolute tolerance that `solved` is judged by: tol * max(1, ||q||_inf)
- * for affine problems, tol for nonlinear ones.
+ * for affine and friction-cone problems, tol for nonlinear ones.
  */
 CPK_API double cpk_problem_tolerance(const cpk_problem *p, double tol);
+
+/* ---- the second-order (Coulomb) cone ------------------------------------ */
+
+/**
+ * Euclidean projection of x (dim values, normal first) on the cone
+ * K_mu = { |x_T| <= mu x_n } into y (x and y may be the same array).
+ */
+CPK_API void cpk_cone_project(size_t dim, double mu, const double *x, double *y);
+
+/**
+ * Natural map of one contact: e = r - proj_K(r - (u + mu |u_T| e_n)) (dim values);
+ * e = 0 exactly when (r, u) satisfies the contact's Coulomb law. Returns |e|_2
+ * (NaN when dim is outside 2..CPK_CONE_DIM_MAX).
+ */
+CPK_API double cpk_cone_natural_map(size_t dim, double mu, const double *r, const double *u,
+                                    double *e);
+
+/**
+ * Residual of a friction-cone problem at r with u = W r + q: the largest
+ * |e_c|_2 over the contacts (invariant under rotations of each tangent plane).
+ * NaN gives +INFINITY.
+ */
+CPK_API double cpk_fc_residual(const cpk_problem *p, const double *r, const double *u);
+
+/**
+ * FCLIB's merit (the figure published FCLIB/Siconos results use):
+ * sqrt(sum_c |e_c|_2^2) / (1 + |q|_2), with e_c the natural map above.
+ */
+CPK_API double cpk_fc_merit(const cpk_problem *p, const double *r, const double *u);
 
 CPK_END_DECLS
 #endif

@@ -1,0 +1,66 @@
+/* cone.c: the second-order (Coulomb) friction cone: projection, one contact's natural map, the cone problem's residual and FCLIB merit. */
+#include <math.h>
+#include <cpkit/problem.h>
+
+static double tangent_norm(size_t dim, const double *x)
+{
+  double s = 0.0;
+  for (size_t k = 1; k < dim; k++) s += x[k] * x[k];
+  return sqrt(s);
+}
+
+void cpk_cone_project(size_t dim, double mu, const double *x, double *y)
+{
+  double t = tangent_norm(dim, x), xn = x[0];
+  if (t <= mu * xn) { /* inside K */
+    for (size_t k = 0; k < dim; k++) y[k] = x[k];
+    return;
+  }
+  if (mu * t <= -xn) { /* inside the polar cone -K*: the apex is closest */
+    for (size_t k = 0; k < dim; k++) y[k] = 0.0;
+    return;
+  }
+  /* onto the boundary ray through x's tangential direction; t > 0 here */
+  double a = (xn + mu * t) / (1.0 + mu * mu), s = mu * a / t;
+  y[0] = a;
+  for (size_t k = 1; k < dim; k++) y[k] = s * x[k];
+}
+
+double cpk_cone_natural_map(size_t dim, double mu, const double *r, const double *u, double *e)
+{
+  double y[CPK_CONE_DIM_MAX], x[CPK_CONE_DIM_MAX] = {0}, s = 0.0;
+  if (dim < 2 || dim > CPK_CONE_DIM_MAX) return NAN;
+  double ut = tangent_norm(dim, u);
+  for (size_t k = 0; k < dim; k++) x[k] = r[k] - u[k];
+  x[0] -= mu * ut; /* the De Saxce modification u^ = u + mu |u_T| e_n */
+  cpk_cone_project(dim, mu, x, y);
+  for (size_t k = 0; k < dim; k++) {
+    e[k] = r[k] - y[k];
+    s += e[k] * e[k];
+  }
+  return sqrt(s);
+}
+
+double cpk_fc_residual(const cpk_problem *p, const double *r, const double *u)
+{
+  double e[CPK_CONE_DIM_MAX], worst = 0.0;
+  size_t d = p->cone_dim;
+  for (size_t c = 0; c < p->nc; c++) {
+    double ec = cpk_cone_natural_map(d, p->mu[c], r + c * d, u + c * d, e);
+    if (isnan(ec)) return INFINITY;
+    if (ec > worst) worst = ec;
+  }
+  return worst;
+}
+
+double cpk_fc_merit(const cpk_problem *p, const double *r, const double *u)
+{
+  double e[CPK_CONE_DIM_MAX], sum = 0.0, qq = 0.0;
+  size_t d = p->cone_dim;
+  for (size_t c = 0; c < p->nc; c++) {
+    double ec = cpk_cone_natural_map(d, p->mu[c], r + c * d, u + c * d, e);
+    sum += ec * ec;
+  }
+  for (size_t i = 0; i < p->n; i++) qq += p->q[i] * p->q[i];
+  return isnan(sum) ? INFINITY : sqrt(sum) / (1.0 + sqrt(qq));
+}
