@@ -62,5 +62,5 @@ double cpk_fc_merit(const cpk_problem *p, const double *r, const double *u)
     sum += ec * ec;
   }
   for (size_t i = 0; i < p->n; i++) qq += p->q[i] * p->q[i];
-  return isnan(sum) ? INFINITY : sqrt(sum) / (1.0 + sqrt(qq));
+  return isnan(sum) ? INFINITY : sqrt(sum) / (1.0 + sqrt(sqrt(qq)));
 }

@@ -1,5 +1,6 @@
 /* t_cone.c: the friction-cone problem object: projection on the Coulomb cone, one contact's natural map, residual, FCLIB merit, validation. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include "testlib.h"
 
@@ -64,7 +65,7 @@ static void test_hand_solutions(void)
   /* by hand: u^ = (0, 2, 0), proj(-u^) = (0.8, -0.4, 0), e = (-0.8, 0.4, 0) */
   t_near(residual_at(p, zero), sqrt(0.8), 1e-14, "residual of r = 0 on the sliding problem");
   cpk_problem_eval(p, zero, u);
-  t_near(cpk_fc_merit(p, zero, u), sqrt(0.8) / (1 + sqrt(5.0)), 1e-14, "FCLIB merit of r = 0");
+  t_near(cpk_fc_merit(p, zero, u), sqrt(0.8) / (1 + sqrt(sqrt(5.0))), 1e-14, "FCLIB merit of r = 0");
   t_near(cpk_problem_tolerance(p, 1e-8), 2e-8, 1e-22, "tolerance scaled by |q|_inf = 2");
   cpk_problem_free(p);
   p = one_contact(0, 1, 0);
@@ -98,8 +99,25 @@ static void test_validation(void)
   cpk_matrix_free(W);
 }
 
+static void test_fclib_sample(void)
+{
+  cpk_problem *p = t_fclib_problem("data/fclib/Rover1040.hdf5");
+  if (!p) {
+    t_ok(1, "# SKIP no HDF5");
+    return;
+  }
+  double *r = calloc(p->n, sizeof *r), *u = calloc(p->n, sizeof *u), res;
+  t_ok(p->nc == 5 && p->cone_dim == 3 && p->n == 15, "Rover1040 read as 5 contacts of 3");
+  cpk_problem_residual(p, r, u, &res);
+  t_ok(res > 0 && !t_is_fc_solution(p, r, 1e-8), "r = 0 does not solve Rover1040 (residual %g)", res);
+  free(r);
+  free(u);
+  cpk_problem_free(p);
+}
+
 int main(void)
 {
+  test_fclib_sample();
   test_projection();
   test_hand_solutions();
   test_validation();

@@ -33,4 +33,11 @@ int t_is_mcp_solution(const cpk_problem *p, const double *z, double tol);
  * O(n^2): for small and medium problems. Prints what fails. Returns 1 if it holds.
  */
 int t_is_fc_solution(const cpk_problem *p, const double *r, double tol);
+
+/**
+ * The friction-cone problem of the FCLIB local file tests/REL (W, q, mu; 3D).
+ * NULL (with a diagnostic) when cpkit was built without HDF5 or the file
+ * cannot be read; the caller then skips.
+ */
+cpk_problem *t_fclib_problem(const char *rel);
 #endif

@@ -147,8 +147,9 @@ CPK_API double cpk_cone_natural_map(size_t dim, double mu, const double *r, cons
 CPK_API double cpk_fc_residual(const cpk_problem *p, const double *r, const double *u);
 
 /**
- * FCLIB's merit (the figure published FCLIB/Siconos results use):
- * sqrt(sum_c |e_c|_2^2) / (1 + |q|_2), with e_c the natural map above.
+ * FCLIB's merit (fclib_merit_local, MERIT_1, the figure published FCLIB
+ * results use): sqrt(sum_c |e_c|_2^2) / (1 + sqrt(|q|_2)), with e_c the natural
+ * map above.
  */
 CPK_API double cpk_fc_merit(const cpk_problem *p, const double *r, const double *u);
 
