@@ -58,6 +58,9 @@ typedef struct cvm_contact {
   double delta_max;
   /* polyhedral */
   size_t ndir, dir_off; /* directions (t, o, r) at dirs[3 * dir_off ...] */
+  /* cone form: u'_a = rs[a] U_a (S of the change of variables; 0 = a decoupled twist row) */
+  double rs[4];
+  double cone_mu; /* mu of the cone (0 for a contact sliding at the start at h = 0) */
 } cvm_contact;
 
 typedef struct cvm_emitter cvm_emitter;
@@ -89,6 +92,8 @@ struct cpk_varmap {
   cpk_contact_model model;
   cpk_system_form sysform;
   int mixed, affine;
+  int cone;         /* the cone form (cone_form.c): unknowns contact by contact, dim each */
+  size_t cone_dim;
   double h;
   size_t nv, nc, n; /* n = unknowns; the first nv are v when mixed */
   cvm_contact *cc;
@@ -133,6 +138,16 @@ typedef int (*cvm_setup_fn)(struct cpk_varmap *C, const cpk_contact_system *s,
 int cvm_compile(const cpk_contact_system *s, cpk_contact_model model, const cpk_compile_options *o,
                 cvm_setup_fn setup, cvm_rows_fn rows, cpk_problem **problem, cpk_varmap **map,
                 cpk_error *err);
+
+/* The cone form (cone_form.c): the unknowns of every contact, and the emitted
+ * friction-cone problem (after the layout and the block operator are built). */
+int cvm_cone_setup(struct cpk_varmap *C, const cpk_contact_system *s, const cpk_compile_options *o,
+                   cpk_error *err);
+int cvm_cone_emit(const struct cpk_varmap *C, const cpk_compile_options *o, cpk_problem **p);
+/* Slip speed of contact c at h = 0 from its start velocity (0 when mu = 0 or rolling),
+ * and the impulse of a unit normal impulse of such a sliding contact (seed 000 eq. (2)). */
+double cvm_start_slip(const cvm_contact *cc, double rolling_tol);
+void cvm_sliding0_impulse(const cvm_contact *cc, double slip, double T[4]);
 
 /* Shared pieces of the models. */
 /* Unknowns and rows of the NCP friction law (ellipsoid, seed 003 eq. (5)) for contact c. */

@@ -260,6 +260,18 @@ static const char *const role_names[] = {"v",   "p_n", "p_ns",  "p_nr",    "p_t"
                                          "p_r", "p_d", "sigma", "delta_n", "delta_t", "delta_o"};
 #define NROLES (sizeof role_names / sizeof role_names[0])
 
+/* The cone form: contact by contact, (n, t, o[, r]) in each, as the cone problem needs. */
+static int cone_layout(cpk_varmap *C)
+{
+  for (size_t c = 0; c < C->nc; c++)
+    for (size_t k = C->cc[c].first; k < C->cc[c].first + C->cc[c].m; k++) {
+      size_t i = C->cone_dim * c + (k - C->cc[c].first);
+      C->gidx[k] = i;
+      C->info[i] = (cpk_var_info){C->vars[k].role, c, C->vars[k].index};
+    }
+  return C->nvars == C->cone_dim * C->nc ? CPK_OK : CPK_EINVAL;
+}
+
 /* Unknowns grouped by role (v, p_n, ..., delta_o), by contact inside a role, as the seeds do. */
 static int assign_layout(cpk_varmap *C)
 {
@@ -268,6 +280,7 @@ static int assign_layout(cpk_varmap *C)
   C->gidx = cpk_alloc_array(C->nvars, sizeof *C->gidx);
   C->info = cpk_alloc_array(C->n, sizeof *C->info);
   if (!C->gidx || !C->info) return CPK_ENOMEM;
+  if (C->cone) return cone_layout(C);
   for (size_t j = 0; C->mixed && j < C->nv; j++)
     C->info[next++] = (cpk_var_info){CPK_ROLE_V, (size_t)-1, j};
   for (size_t role = 1; role < NROLES; role++)
@@ -328,13 +341,19 @@ static int copy_kinematics(cpk_varmap *C, const cpk_contact_system *s)
 static int choose_form(cpk_varmap *C, const cpk_contact_system *s, const cpk_compile_options *o,
                        cpk_error *err)
 {
+  if (o->form == CPK_FORM_CONE && C->model != CPK_MODEL_POINT_COULOMB &&
+      C->model != CPK_MODEL_ELLIPTIC_TORSIONAL)
+    return cpk_error_set(err, CPK_EINVAL,
+                         "the cone form is offered by point-coulomb and elliptic-torsional only "
+                         "(model %s)",
+                         cpk_contact_model_name(C->model));
   if (o->form == CPK_FORM_MIXED && s->form == CPK_SYSTEM_LOCAL)
     return cpk_error_set(err, CPK_EINVAL,
                          "a local-form system has no velocities to keep (mixed form)");
   if (o->form == CPK_FORM_MIXED)
     C->mixed = 1;
-  else if (o->form == CPK_FORM_REDUCED)
-    C->mixed = 0;
+  else if (o->form == CPK_FORM_REDUCED || o->form == CPK_FORM_CONE)
+    C->mixed = 0; /* the cone form has the velocities eliminated: it is never mixed */
   else if (o->form == CPK_FORM_AUTO)
     C->mixed = s->form == CPK_SYSTEM_BODY && C->model != CPK_MODEL_POLYHEDRAL;
   else
@@ -445,22 +464,36 @@ static int emit_affine(cpk_varmap *C, const double *lo, const double *hi, int de
   return rc;
 }
 
+static int set_problem_name(const cpk_contact_system *s, cpk_contact_model model, cpk_problem *p)
+{
+  char name[160];
+  snprintf(name, sizeof name, "%.100s%s%s", s->name ? s->name : "", s->name ? "-" : "",
+           cpk_contact_model_name(model));
+  return cpk_problem_set_name(p, name);
+}
+
 static int emit_problem(cpk_varmap *C, const cpk_contact_system *s, const cpk_compile_options *o,
                         cpk_problem **p)
 {
   double *lo = NULL, *hi = NULL;
-  char name[160];
   int rc = bounds(C, &lo, &hi);
   if (!rc && C->affine)
     rc = emit_affine(C, lo, hi, o->dense, p);
   else if (!rc)
     rc = cpk_problem_alloc_nonlinear_mcp(C->n, nl_function, nl_jacobian, C->pattern, C, lo, hi, p);
   if (!rc) rc = set_names(C, *p);
-  snprintf(name, sizeof name, "%.100s%s%s", s->name ? s->name : "", s->name ? "-" : "",
-           cpk_contact_model_name(C->model));
-  if (!rc) rc = cpk_problem_set_name(*p, name);
+  if (!rc) rc = set_problem_name(s, C->model, *p);
   free(lo);
   free(hi);
+  return rc;
+}
+
+static int emit_cone(cpk_varmap *C, const cpk_contact_system *s, const cpk_compile_options *o,
+                     cpk_problem **p)
+{
+  int rc = cvm_cone_emit(C, o, p);
+  if (!rc) rc = set_names(C, *p);
+  if (!rc) rc = set_problem_name(s, C->model, *p);
   return rc;
 }
 
@@ -468,7 +501,7 @@ static int compile_steps(cpk_varmap *C, const cpk_contact_system *s, const cpk_c
                          cvm_setup_fn setup, cpk_problem **problem, cpk_error *err)
 {
   int rc = init_map(C, s, o, err);
-  if (!rc) rc = setup(C, s, o, err);
+  if (!rc) rc = o->form == CPK_FORM_CONE ? cvm_cone_setup(C, s, o, err) : setup(C, s, o, err);
   if (rc) return rc;
   if (C->nvars == 0 && !C->mixed)
     return cpk_error_set(err, CPK_EINVAL, "the system has no contacts: nothing to compile");
@@ -479,8 +512,11 @@ static int compile_steps(cpk_varmap *C, const cpk_contact_system *s, const cpk_c
     if (rc) return rc;
     C->has_B = 1;
   }
-  rc = record_pattern(C);
-  if (!rc) rc = emit_problem(C, s, o, problem);
+  if (C->cone)
+    rc = emit_cone(C, s, o, problem);
+  else
+    rc = record_pattern(C);
+  if (!rc && !C->cone) rc = emit_problem(C, s, o, problem);
   if (rc) return cpk_error_set(err, rc, "building the problem: %s", cpk_strerror(rc));
   return CPK_OK;
 }

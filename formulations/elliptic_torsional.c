@@ -5,14 +5,28 @@
 static const double T_N[4] = {1, 0, 0, 0};
 static const double T_F[3][4] = {{0, 1, 0, 0}, {0, 0, 1, 0}, {0, 0, 0, 1}};
 
+double cvm_start_slip(const cvm_contact *cc, double rolling_tol)
+{
+  if (!(cc->mu > 0)) return 0.0;
+  double slip2 = cc->e2[0] * cc->s[1] * cc->s[1] + cc->e2[1] * cc->s[2] * cc->s[2];
+  if (cc->torsion) slip2 += cc->e2[2] * cc->s[3] * cc->s[3];
+  return sqrt(slip2) > rolling_tol ? sqrt(slip2) : 0.0;
+}
+
+void cvm_sliding0_impulse(const cvm_contact *cc, double slip, double T[4])
+{
+  T[0] = 1.0;
+  for (size_t q = 0; q < 3; q++)
+    T[q + 1] = q < 2 || cc->torsion ? -cc->mu * cc->e2[q] * cc->s[q + 1] / slip : 0.0;
+}
+
 /* h = 0 and slipping at the start (contact not in the rolling set R): friction is
  * -mu P_n E^2 s / |E s| (seed 000 eq. (2) with sigma = v), linear in P_n. */
 static int setup_sliding0(cpk_varmap *C, size_t c, double slip)
 {
   cvm_contact *cc = &C->cc[c];
-  double T[4] = {1, 0, 0, 0};
-  for (size_t q = 0; q < 3; q++)
-    if (q < 2 || cc->torsion) T[q + 1] = -cc->mu * cc->e2[q] * cc->s[q + 1] / slip;
+  double T[4];
+  cvm_sliding0_impulse(cc, slip, T);
   cc->sliding0 = 1;
   cc->kpn[0] = 0;
   cc->npn = 1;
@@ -46,13 +60,10 @@ int cvm_setup_ellipsoid(cpk_varmap *C, const cpk_contact_system *s, size_t c, co
   cc->torsion = torsion;
   for (int q = 0; q < 3; q++) cc->e2[q] = e[q] * e[q];
   int rc;
-  if (C->h == 0 && cc->mu > 0) {
-    double slip2 = cc->e2[0] * cc->s[1] * cc->s[1] + cc->e2[1] * cc->s[2] * cc->s[2];
-    if (torsion) slip2 += cc->e2[2] * cc->s[3] * cc->s[3];
-    if (sqrt(slip2) > rolling_tol) {
-      rc = setup_sliding0(C, c, sqrt(slip2));
-      return rc ? cpk_error_set(err, rc, "out of memory") : CPK_OK;
-    }
+  double slip = C->h == 0 ? cvm_start_slip(cc, rolling_tol) : 0.0;
+  if (slip > 0) {
+    rc = setup_sliding0(C, c, slip);
+    return rc ? cpk_error_set(err, rc, "out of memory") : CPK_OK;
   }
   cc->kpn[0] = 0;
   cc->npn = 1;

@@ -11,6 +11,22 @@ size_t cpk_varmap_nv(const cpk_varmap *m) { return m->nv; }
 cpk_contact_model cpk_varmap_model(const cpk_varmap *m) { return m->model; }
 int cpk_varmap_is_mixed(const cpk_varmap *m) { return m->mixed; }
 
+cpk_problem_form cpk_varmap_form(const cpk_varmap *m)
+{
+  return m->cone ? CPK_FORM_CONE : m->mixed ? CPK_FORM_MIXED : CPK_FORM_REDUCED;
+}
+
+const char *cpk_problem_form_name(cpk_problem_form f)
+{
+  switch (f) {
+  case CPK_FORM_AUTO: return "auto";
+  case CPK_FORM_MIXED: return "mixed";
+  case CPK_FORM_REDUCED: return "reduced";
+  case CPK_FORM_CONE: return "cone";
+  }
+  return NULL;
+}
+
 const cpk_var_info *cpk_varmap_var(const cpk_varmap *m, size_t i)
 {
   return i < m->n ? &m->info[i] : NULL;

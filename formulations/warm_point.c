@@ -97,6 +97,15 @@ static size_t best_direction(const cpk_varmap *m, const cvm_contact *cc, const d
   return best;
 }
 
+/* A friction unknown gives T[a] times itself along a (1 in the NCP, the ellipsoid's
+ * semi-axis in the cone form); at h = 0 a contact sliding from the start has its
+ * friction on p_n (cone form: these unknowns are 0). */
+static double friction_unknown(const cvm_contact *cc, const cvm_var *v, const double *P)
+{
+  int a = v->role == CPK_ROLE_P_T ? 1 : v->role == CPK_ROLE_P_O ? 2 : 3;
+  return cc->sliding0 || v->T[a] == 0.0 ? 0.0 : P[a] / v->T[a];
+}
+
 static void contact_point(const cpk_varmap *m, size_t c, const double *P, const double *U,
                           double *z)
 {
@@ -112,9 +121,9 @@ static void contact_point(const cpk_varmap *m, size_t c, const double *P, const 
     case CPK_ROLE_P_N: x = P[0]; break;
     case CPK_ROLE_P_NS: x = pns; break;
     case CPK_ROLE_P_NR: x = pnr; break;
-    case CPK_ROLE_P_T: x = P[1]; break;
-    case CPK_ROLE_P_O: x = P[2]; break;
-    case CPK_ROLE_P_R: x = P[3]; break;
+    case CPK_ROLE_P_T:
+    case CPK_ROLE_P_O:
+    case CPK_ROLE_P_R: x = friction_unknown(cc, v, P); break;
     case CPK_ROLE_P_D: x = v->index == jbest ? beta : 0.0; break;
     case CPK_ROLE_SIGMA: x = slip_speed(m, cc, U); break;
     case CPK_ROLE_DELTA_N: x = delta[0]; break;

@@ -214,9 +214,19 @@ CPK_API int cpk_contact_model_from_name(const char *name, cpk_contact_model *m);
 
 /** Which problem form a compiler emits. */
 typedef enum cpk_problem_form {
-  CPK_FORM_AUTO = 0,   /**< polyhedral: reduced; others: mixed for body form, reduced for local */
-  CPK_FORM_MIXED = 1,  /**< velocities (accelerations at h = 0) are free unknowns */
-  CPK_FORM_REDUCED = 2 /**< velocities eliminated through A = J^T M^-1 J (sparse LU of M) */
+  CPK_FORM_AUTO = 0,    /**< polyhedral: reduced; others: mixed for body form, reduced for local */
+  CPK_FORM_MIXED = 1,   /**< velocities (accelerations at h = 0) are free unknowns */
+  CPK_FORM_REDUCED = 2, /**< velocities eliminated through A = J^T M^-1 J (sparse LU of M) */
+  /**
+   * point-coulomb and elliptic-torsional only: the frictional-contact (cone) problem
+   * (CPK_KIND_FRICTION_CONE) u' = W' r + q' with velocities eliminated as in REDUCED.
+   * point-coulomb: dim 3 (n, t, o) per contact. elliptic-torsional: dim 4 (n, t, o, r)
+   * when a contact has torsion, else 3; the ellipsoid becomes the isotropic cone through
+   * r = S^-1 P, u' = S U, W' = S A S with S = diag(1, e_t, e_o, e_r) per contact.
+   * q' is the free contact velocity with psi / h added to the normal row (h > 0).
+   * See doc/formulations.md ("The cone form") for h = 0 and contacts without torsion.
+   */
+  CPK_FORM_CONE = 3
 } cpk_problem_form;
 
 /** How the polyhedral model generates directions (when a contact has none of its own). */
@@ -291,7 +301,8 @@ typedef struct cpk_varmap cpk_varmap;
  * Compile `s` with the model called `model` ("point-coulomb",
  * "elliptic-torsional", "polyhedral", "kelvin-voigt", "distributed"). options NULL = defaults.
  * On success *problem is an LCP, an affine MCP or a nonlinear MCP (with
- * variable names) and *map its variable map. CPK_ENOTFOUND for an unknown
+ * variable names), or with options->form CPK_FORM_CONE a friction-cone problem,
+ * and *map its variable map. CPK_ENOTFOUND for an unknown
  * model, CPK_EINVAL for a system the model cannot take (with the reason),
  * CPK_ESINGULAR if M cannot be factored.
  */
@@ -324,6 +335,10 @@ CPK_API size_t cpk_varmap_nv(const cpk_varmap *m);
 CPK_API cpk_contact_model cpk_varmap_model(const cpk_varmap *m);
 /** 1 if the velocities are unknowns of the problem (mixed form). */
 CPK_API int cpk_varmap_is_mixed(const cpk_varmap *m);
+/** The form compiled: CPK_FORM_MIXED, CPK_FORM_REDUCED or CPK_FORM_CONE (never AUTO). */
+CPK_API cpk_problem_form cpk_varmap_form(const cpk_varmap *m);
+/** Name of a form: "auto", "mixed", "reduced", "cone"; NULL for an unknown value. */
+CPK_API const char *cpk_problem_form_name(cpk_problem_form f);
 /** What unknown i is (NULL when out of range). */
 CPK_API const cpk_var_info *cpk_varmap_var(const cpk_varmap *m, size_t i);
 /**
