@@ -1,8 +1,9 @@
-/* cone_form.c: the cone form of point-coulomb and elliptic-torsional: the frictional-contact problem u' = W' r + q' (FCLIB's local form) with the friction ellipsoid made isotropic by scaling, and its unknowns in the variable map. */
+/* cone_form.c: the cone form of point-coulomb and elliptic-torsional: the frictional-contact problem u' = W' r + q' (FCLIB's local form) with the friction ellipsoid made isotropic by scaling, its unknowns in the variable map, and a cone problem as a local-form system. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <cpkit/solver.h>
 #include <cpkit/util.h>
 #include "compiled.h"
 
@@ -179,4 +180,39 @@ int cvm_cone_emit(const cpk_varmap *C, const cpk_compile_options *o, cpk_problem
   free(q);
   free(mu);
   return rc;
+}
+
+int cpk_contact_system_from_cone(const cpk_problem *p, cpk_contact_system **out, cpk_error *err)
+{
+  cpk_csc *W = NULL;
+  *out = NULL;
+  if (!p || p->kind != CPK_KIND_FRICTION_CONE || p->cone_dim < 3)
+    return cpk_error_set(err, CPK_EINVAL, "a friction-cone problem of dim 3 or 4 is needed");
+  int rc = cpk_matrix_to_csc(p->M, &W);
+  if (rc) return cpk_error_set(err, rc, "converting W: %s", cpk_strerror(rc));
+  rc = cpk_contact_system_alloc_local(p->nc, p->cone_dim, W, p->q, p->mu, 1.0, out, err);
+  cpk_csc_free(W);
+  for (size_t c = 0; !rc && p->cone_dim == 4 && c < p->nc; c++) {
+    cpk_contact_params cp = (*out)->contacts[c];
+    cp.e_r = 1.0; /* the twist is already scaled: elliptic-torsional reads it as it is */
+    rc = cpk_contact_set_params(*out, c, &cp, err);
+  }
+  if (!rc && p->name) rc = cpk_contact_system_set_name(*out, p->name) ? CPK_ENOMEM : CPK_OK;
+  if (rc) {
+    cpk_contact_system_free(*out);
+    *out = NULL;
+  }
+  return rc;
+}
+
+cpk_problem_form cpk_compile_form_for_solver(const char *model, const char *solver,
+                                             cpk_problem_form form)
+{
+  cpk_contact_model m;
+  const cpk_solver_type *T = solver ? cpk_solver_find(solver) : NULL;
+  if (form != CPK_FORM_AUTO || !T || cpk_contact_model_from_name(model, &m)) return form;
+  if (m != CPK_MODEL_POINT_COULOMB && m != CPK_MODEL_ELLIPTIC_TORSIONAL) return form;
+  if ((T->kinds & CPK_KIND_FRICTION_CONE) && !(T->kinds & CPK_KIND_NONLINEAR_MCP))
+    return CPK_FORM_CONE;
+  return form;
 }

@@ -55,7 +55,8 @@ static double *warm_point(const cpk_world *w, const sim_geom *g, size_t ng,
   double *z0 = cpk_alloc_array(cpk_varmap_n(map), sizeof *z0);
   int fresh = 0;
   for (size_t c = 0; c < ng; c++) fresh |= sim_memory_find(w, &g[c]) == NULL;
-  if (fresh && prob->kind == CPK_KIND_NONLINEAR_MCP) pred = predict_impulses(sys);
+  if (fresh && (prob->kind == CPK_KIND_NONLINEAR_MCP || prob->kind == CPK_KIND_FRICTION_CONE))
+    pred = predict_impulses(sys);
   for (size_t c = 0; P && c < ng; c++) {
     const sim_memory *m = sim_memory_find(w, &g[c]);
     for (int a = 0; a < 4; a++) P[4 * c + a] = m ? m->P[a] : pred ? pred[4 * c + a] : 0;
@@ -69,9 +70,16 @@ static double *warm_point(const cpk_world *w, const sim_geom *g, size_t ng,
   return z0;
 }
 
-static const char *pick_solver(const cpk_world *w, const cpk_problem *p)
+/* The solver of a step before its problem is compiled (it decides the form): the
+ * scene's, or NULL to choose by the compiled problem's kind (pick_solver). */
+static const char *step_solver(const cpk_world *w)
 {
-  if (w->settings.solver[0]) return w->settings.solver;
+  return w->settings.solver[0] ? w->settings.solver : NULL;
+}
+
+static const char *pick_solver(const char *solver, const cpk_problem *p)
+{
+  if (solver) return solver;
   return p->kind == CPK_KIND_NONLINEAR_MCP ? "fbnewton" : "lemke";
 }
 
@@ -91,15 +99,17 @@ static int read_back(const cpk_varmap *map, const double *z, size_t ng, solve_ou
 /* The problem of contacts g (gaps psi) and its start point (NULL when warm
  * starts are off): what a solve of the step takes. */
 static int compile_step(cpk_world *w, const cpk_body *pose, const sim_geom *g, size_t ng,
-                        const double *psi, cpk_problem **prob, cpk_varmap **map, double **z0,
-                        cpk_error *err)
+                        const double *psi, const char *solver, cpk_problem **prob,
+                        cpk_varmap **map, double **z0, cpk_error *err)
 {
   cpk_contact_system *sys = NULL;
+  cpk_compile_options co = w->settings.compile;
   *prob = NULL;
   *map = NULL;
   *z0 = NULL;
+  co.form = cpk_compile_form_for_solver(w->settings.model, solver, co.form); /* cone solvers */
   int rc = sim_assemble(w, pose, g, ng, psi, &sys, err);
-  if (!rc) rc = cpk_compile(sys, w->settings.model, &w->settings.compile, prob, map, err);
+  if (!rc) rc = cpk_compile(sys, w->settings.model, &co, prob, map, err);
   if (!rc && w->settings.warm_start) *z0 = warm_point(w, g, ng, sys, *prob, *map);
   cpk_contact_system_free(sys);
   return rc;
@@ -112,6 +122,7 @@ int sim_solve(cpk_world *w, const cpk_problem *p, const double *z0, const char *
   set.z0 = z0;
   int rc = cpk_solve(p, solver, &set, r, err);
   if (!rc && r->status != CPK_STATUS_SOLVED && w->settings.fallback[0] &&
+      strcmp(w->settings.fallback, solver) != 0 &&
       cpk_solver_accepts(cpk_solver_find(w->settings.fallback), p)) {
     solver = w->settings.fallback; /* same start point, the other method */
     *iterations += r->iterations;  /* the failed attempt's work counts too */
@@ -126,20 +137,21 @@ int sim_solve(cpk_world *w, const cpk_problem *p, const double *z0, const char *
   return CPK_OK;
 }
 
-/* Compile and solve the system of contacts g (gaps psi), warm-started. */
-static int solve_system(cpk_world *w, const cpk_body *pose, const sim_geom *g, size_t ng,
-                        const double *psi, solve_out *o, cpk_error *err)
+/* Compile the system of contacts g (gaps psi) in the form of `solver` (NULL: the
+ * model's default form and the solver of its kind) and solve it, warm-started. */
+static int solve_compiled(cpk_world *w, const cpk_body *pose, const sim_geom *g, size_t ng,
+                          const double *psi, const char *solver, solve_out *o, cpk_error *err)
 {
   cpk_problem *prob = NULL;
   cpk_varmap *map = NULL;
   cpk_result *res = NULL;
   double *z0 = NULL;
-  int rc = compile_step(w, pose, g, ng, psi, &prob, &map, &z0, err);
+  int rc = compile_step(w, pose, g, ng, psi, solver, &prob, &map, &z0, err);
   if (!rc) rc = cpk_result_alloc(cpk_varmap_n(map), &res);
   if (!rc) {
     char what[64];
     snprintf(what, sizeof what, "contacts (%s model)", w->settings.model);
-    rc = sim_solve(w, prob, z0, pick_solver(w, prob), ng, what, res, &o->iterations,
+    rc = sim_solve(w, prob, z0, pick_solver(solver, prob), ng, what, res, &o->iterations,
                    &o->fallbacks, err);
     o->status = res->status;
     o->residual = res->residual;
@@ -149,6 +161,24 @@ static int solve_system(cpk_world *w, const cpk_body *pose, const sim_geom *g, s
   cpk_result_free(res);
   cpk_problem_free(prob);
   cpk_varmap_free(map);
+  return rc;
+}
+
+/* Solve with the step's solver; when it fails and the fallback solver takes another
+ * form (a cone solver behind a Newton method, or the reverse), the system is compiled
+ * again in the fallback's form and solved from the same impulses. */
+static int solve_system(cpk_world *w, const cpk_body *pose, const sim_geom *g, size_t ng,
+                        const double *psi, solve_out *o, cpk_error *err)
+{
+  const char *solver = step_solver(w), *fb = w->settings.fallback;
+  const char *model = w->settings.model;
+  cpk_problem_form f = w->settings.compile.form;
+  int rc = solve_compiled(w, pose, g, ng, psi, solver, o, err);
+  if (rc != CPK_ENOCONV || !fb[0] ||
+      cpk_compile_form_for_solver(model, fb, f) == cpk_compile_form_for_solver(model, solver, f))
+    return rc;
+  rc = solve_compiled(w, pose, g, ng, psi, fb, o, err);
+  o->fallbacks += rc == CPK_OK;
   return rc;
 }
 
@@ -449,7 +479,7 @@ int cpk_world_next_problem(cpk_world *w, cpk_problem **problem, cpk_varmap **map
   if (!saved) return cpk_error_set(err, CPK_ENOMEM, "out of memory");
   int rc = collide_at(w, NULL, &g, &ng, &cap, err);
   if (!rc && ng == 0) rc = cpk_error_set(err, CPK_ENOTFOUND, "t = %g: no contact", w->time);
-  if (!rc) rc = compile_step(w, NULL, g, ng, NULL, problem, map, z0, err);
+  if (!rc) rc = compile_step(w, NULL, g, ng, NULL, step_solver(w), problem, map, z0, err);
   midstep_end(w, saved);
   if (ncontacts) *ncontacts = ng;
   free(g);

@@ -14,7 +14,8 @@ const cli_command cli_cmd_compile = {
     "the problem in the text format v1. The unknowns are listed in comments at the\n"
     "top of the file. Models whose problem is a nonlinear MCP (point-coulomb and\n"
     "elliptic-torsional with friction, kelvin-voigt with friction) cannot be\n"
-    "written: solve them with 'cpkit solve-system'.\n"
+    "written: solve them with 'cpkit solve-system', or compile their cone form\n"
+    "(--form cone).\n"
     "\n"
     "Options:\n"
     "  --model NAME        point-coulomb, elliptic-torsional, polyhedral,\n"
@@ -24,9 +25,13 @@ const cli_command cli_cmd_compile = {
     "                      E:C:P for directions on the friction ellipsoid with twist:\n"
     "                      E on the equator, C latitude circles per hemisphere with\n"
     "                      P each, and the two poles\n"
-    "  --form FORM         reduced (velocities eliminated through J^T M^-1 J) or\n"
-    "                      mixed (velocities kept as free unknowns); default reduced\n"
-    "                      for polyhedral and local-form systems, mixed otherwise\n"
+    "  --form FORM         reduced (velocities eliminated through J^T M^-1 J),\n"
+    "                      mixed (velocities kept as free unknowns), or cone\n"
+    "                      (point-coulomb, elliptic-torsional: the frictional-contact\n"
+    "                      problem u = W r + q with a Coulomb cone per contact,\n"
+    "                      written as a local-form contact system in JSON); default\n"
+    "                      reduced for polyhedral and local-form systems, mixed\n"
+    "                      otherwise\n"
     "  --dense             store the matrix dense\n"
     "  -o, --output FILE   write the problem to FILE instead of standard output\n"
     "  -h, --help          show this help\n"
@@ -68,8 +73,10 @@ int cli_compile_option(const cli_command *cmd, int c, const char *arg, cli_compi
       a->options.form = CPK_FORM_REDUCED;
     else if (strcmp(arg, "mixed") == 0)
       a->options.form = CPK_FORM_MIXED;
+    else if (strcmp(arg, "cone") == 0)
+      a->options.form = CPK_FORM_CONE;
     else
-      return cli_usage_error(cmd, "--form expects reduced or mixed, got '%s'", arg);
+      return cli_usage_error(cmd, "--form expects reduced, mixed or cone, got '%s'", arg);
     return CLI_CONTINUE;
   case CLI_OPT_DENSE: a->options.dense = 1; return CLI_CONTINUE;
   default: return CLI_NOT_COMPILE_OPTION;
@@ -144,6 +151,29 @@ static int write_problem(const cpk_problem *p, const cli_compile_args *a, const 
   return cli_output_commit(&out, out_path);
 }
 
+/* The cone form as the local-form system that holds it (the text format has no cones). */
+static int write_cone(const cpk_problem *p, const char *out_path)
+{
+  cli_output out;
+  cpk_error err;
+  cpk_contact_system *s = NULL;
+  cpk_error_clear(&err);
+  int rc = cpk_contact_system_from_cone(p, &s, &err);
+  if (rc) return cli_library_error("converting the cone problem", rc, &err);
+  int status = cli_output_open(&out);
+  if (status == CLI_CONTINUE) {
+    rc = cpk_contact_system_write_json(s, out.f, &err);
+    if (rc) {
+      cli_output_discard(&out);
+      status = cli_library_error("writing the system", rc, &err);
+    } else {
+      status = cli_output_commit(&out, out_path);
+    }
+  }
+  cpk_contact_system_free(s);
+  return status;
+}
+
 static int run(int argc, char **argv)
 {
   cli_compile_args a;
@@ -157,7 +187,10 @@ static int run(int argc, char **argv)
     status = cli_error("%s: model %s gives a nonlinear MCP (%zu unknowns), which a problem file "
                        "cannot hold; solve it with 'cpkit solve-system %s --model %s'",
                        a.system_path, a.model, p->n, a.system_path, a.model);
-  if (status == CLI_CONTINUE) status = write_problem(p, &a, out_path);
+  if (status == CLI_CONTINUE && p->kind == CPK_KIND_FRICTION_CONE)
+    status = write_cone(p, out_path);
+  else if (status == CLI_CONTINUE)
+    status = write_problem(p, &a, out_path);
   cpk_problem_free(p);
   cpk_varmap_free(m);
   cpk_contact_system_free(s);

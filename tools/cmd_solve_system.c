@@ -22,9 +22,12 @@ const cli_command cli_cmd_solve_system = {
     "                      kelvin-voigt or distributed (required)\n"
     "  --solver NAME       solver (see 'cpkit solvers'); default lemke for affine\n"
     "                      problems, the first registered solver that takes\n"
-    "                      nonlinear MCPs otherwise\n"
+    "                      the problem's kind otherwise\n"
     "  --directions D      polyhedral directions: D, or E:C:P (see 'cpkit compile')\n"
-    "  --form FORM         reduced or mixed (see 'cpkit compile')\n"
+    "  --form FORM         reduced, mixed or cone (see 'cpkit compile'); with a\n"
+    "                      solver that takes friction-cone problems and not\n"
+    "                      nonlinear MCPs (nsgs, nsn, fcipm), point-coulomb and\n"
+    "                      elliptic-torsional are compiled in the cone form\n"
     "  --tol X             natural-residual tolerance, X > 0 (default 1e-8)\n"
     "  --max-iter N        iteration limit, N >= 0 (0 = the solver's default)\n"
     "  --time-limit S      wall-time limit in seconds, S >= 0 (0 = none)\n"
@@ -99,12 +102,13 @@ static int parse_options(int argc, char **argv, ss_options *o)
   if (optind + 1 < argc) return cli_usage_error(cmd, "unexpected argument '%s'", argv[optind + 1]);
   if (!o->a.model) return cli_usage_error(cmd, "missing --model NAME");
   o->a.system_path = argv[optind];
+  o->a.options.form = cpk_compile_form_for_solver(o->a.model, o->solver, o->a.options.form);
   return CLI_CONTINUE;
 }
 
 static const char *default_solver(const cpk_problem *p)
 {
-  if (p->kind != CPK_KIND_NONLINEAR_MCP) return "lemke";
+  if (p->kind != CPK_KIND_NONLINEAR_MCP && p->kind != CPK_KIND_FRICTION_CONE) return "lemke";
   for (size_t k = 0; k < cpk_solver_count(); k++)
     if (cpk_solver_accepts(cpk_solver_at(k), p)) return cpk_solver_at(k)->name;
   return NULL;
@@ -115,7 +119,9 @@ static int solve(const cpk_problem *p, ss_options *o, cpk_result **r)
   cpk_error err;
   const char *name = o->solver ? o->solver : default_solver(p);
   cpk_error_clear(&err);
-  if (!name) return cli_error("%s: no registered solver takes nonlinear MCPs", o->a.system_path);
+  if (!name)
+    return cli_error("%s: no registered solver takes %s problems", o->a.system_path,
+                     cpk_problem_kind_name(p->kind));
   const cpk_solver_type *T = cpk_solver_find(name);
   if (!cpk_solver_accepts(T, p))
     return cli_error("%s: solver %s does not take %s problems (model %s)", o->a.system_path, name,
@@ -171,7 +177,7 @@ static void print_report(FILE *f, const cpk_problem *p, const cpk_varmap *m, con
   fprintf(f, "%-12s %s\n", "status:", cpk_status_name(r->status));
   fprintf(f, "%-12s %s\n", "solver:", r->solver ? r->solver : "?");
   fprintf(f, "%-12s %s (%s, %s, n = %zu)\n", "model:", cpk_contact_model_name(cpk_varmap_model(m)),
-          cpk_problem_kind_name(p->kind), cpk_varmap_is_mixed(m) ? "mixed" : "reduced", p->n);
+          cpk_problem_kind_name(p->kind), cpk_problem_form_name(cpk_varmap_form(m)), p->n);
   fprintf(f, "%-12s %ld\n", "iterations:", r->iterations);
   fprintf(f, "%-12s %.3g (%s tolerance %.3g)\n", "residual:", r->residual,
           r->residual <= r->tolerance ? "<=" : ">", r->tolerance);
@@ -219,7 +225,7 @@ static json_t *result_json(const cpk_problem *p, const cpk_varmap *m, const cpk_
       "{s:s, s:s, s:s, s:s, s:s, s:I, s:f, s:I, s:f, s:f, s:f}", "status",
       cpk_status_name(r->status), "solver", r->solver ? r->solver : "?", "model",
       cpk_contact_model_name(cpk_varmap_model(m)), "kind", cpk_problem_kind_name(p->kind), "form",
-      cpk_varmap_is_mixed(m) ? "mixed" : "reduced", "n", (json_int_t)p->n, "h", h, "iterations",
+      cpk_problem_form_name(cpk_varmap_form(m)), "n", (json_int_t)p->n, "h", h, "iterations",
       (json_int_t)r->iterations, "residual", isfinite(r->residual) ? r->residual : -1.0,
       "tolerance", r->tolerance, "time_s", r->time_s);
   if (!o) return NULL;

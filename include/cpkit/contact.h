@@ -188,6 +188,15 @@ CPK_API int cpk_contact_system_write_json(const cpk_contact_system *s, FILE *f, 
 CPK_API int cpk_contact_system_read_fclib(const char *path, cpk_contact_system **out,
                                           cpk_error *err);
 
+/**
+ * The local-form system of a friction-cone problem of dim 3 or 4 (W, q, mu copied,
+ * h = 1, psi 0; dim 4: e_r = 1 on every contact): what `cpkit compile --form cone`
+ * writes. Compiled again with point-coulomb (dim 3) or elliptic-torsional (dim 4)
+ * in the cone form, it gives the same problem back.
+ */
+CPK_API int cpk_contact_system_from_cone(const cpk_problem *p, cpk_contact_system **out,
+                                         cpk_error *err);
+
 /** Read a system from a file of either kind: FCLIB (HDF5 signature) or JSON. */
 CPK_API int cpk_contact_system_read_file(const char *path, cpk_contact_system **out,
                                          cpk_error *err);
@@ -309,6 +318,16 @@ typedef struct cpk_varmap cpk_varmap;
 CPK_API int cpk_compile(const cpk_contact_system *s, const char *model,
                         const cpk_compile_options *options, cpk_problem **problem, cpk_varmap **map,
                         cpk_error *err);
+
+/**
+ * The form to compile `model` in for the solver called `solver`: CPK_FORM_CONE when
+ * `form` is CPK_FORM_AUTO, the model has a cone form (point-coulomb,
+ * elliptic-torsional) and the solver takes friction-cone problems but not nonlinear
+ * MCPs; `form` otherwise (also for unknown names). How `cpkit solve-system` and the
+ * time-stepper let a cone solver be named like any other.
+ */
+CPK_API cpk_problem_form cpk_compile_form_for_solver(const char *model, const char *solver,
+                                                     cpk_problem_form form);
 
 /** Point contacts, quadratic Coulomb cone (e and W_r ignored). See doc/formulations.md. */
 CPK_API int cpk_compile_point_coulomb(const cpk_contact_system *s, const cpk_compile_options *o,
