@@ -162,6 +162,8 @@ double cvm_normal_gap(const cvm_rowctx *x, double extra);
 /* Impulses P (4 nc) of z, and the contact velocities U (4 nc) given z and P. */
 void cvm_impulses(const struct cpk_varmap *C, const double *z, double *P);
 void cvm_contact_velocity(const struct cpk_varmap *C, const double *z, const double *P, double *U);
+/* v+ (nv, body form) and the contact velocities U (4 nc) that impulses P give (warm_point.c). */
+int cvm_motion(const struct cpk_varmap *m, const double *P, double *v, double *U, cpk_error *err);
 /* 1 if contact c of s has a non-zero twist column (body) or 4 unknowns (local). */
 int cvm_has_twist(const cpk_contact_system *s, size_t c);
 

@@ -6,7 +6,7 @@
 #include "compiled.h"
 
 /* v+ = M^-1 (rhs + J P) and U = J^T v+ + drift (body), or U = A P + b (local). */
-static int motion(const cpk_varmap *m, const double *P, double *v, double *U, cpk_error *err)
+int cvm_motion(const cpk_varmap *m, const double *P, double *v, double *U, cpk_error *err)
 {
   if (m->sysform == CPK_SYSTEM_LOCAL) {
     cvm_contact_velocity(m, NULL, P, U);
@@ -138,7 +138,7 @@ static void contact_point(const cpk_varmap *m, size_t c, const double *P, const 
 int cpk_varmap_point(const cpk_varmap *m, const double *P, double *z, cpk_error *err)
 {
   double *v = cpk_alloc_array(m->nv + 1, sizeof *v), *U = cpk_alloc_array(4 * m->nc, sizeof *U);
-  int rc = v && U ? motion(m, P, v, U, err) : cpk_error_set(err, CPK_ENOMEM, "out of memory");
+  int rc = v && U ? cvm_motion(m, P, v, U, err) : cpk_error_set(err, CPK_ENOMEM, "out of memory");
   if (!rc && m->mixed) memcpy(z, v, m->nv * sizeof *z);
   for (size_t c = 0; !rc && c < m->nc; c++) contact_point(m, c, P + 4 * c, U + 4 * c, z);
   free(v);

@@ -138,9 +138,22 @@ typedef struct physics {
   double *P, *U, *v;
   int *modes;
   int has_v;
+  cpk_physics_check check;
 } physics;
 
-static int physics_of(const cpk_varmap *m, const cpk_result *r, physics *ph)
+/* The physical check's relative tolerance: looser than the solver's, never below 1e-6. */
+static double check_tol(const cpk_settings *s) { return fmax(1e-6, 100 * s->tol); }
+
+/* A `solved` that fails the physical check is not solved (issue 14's false solutions). */
+static void judge_physics(const physics *ph, cpk_result *r)
+{
+  if (r->status != CPK_STATUS_SOLVED || ph->check.ok) return;
+  r->status = CPK_STATUS_STALLED;
+  snprintf(r->message, sizeof r->message, "fails the physical check: %.200s", ph->check.message);
+}
+
+static int physics_of(const cpk_varmap *m, const cpk_result *r, const cpk_settings *st,
+                      physics *ph)
 {
   cpk_error err;
   memset(ph, 0, sizeof *ph);
@@ -155,6 +168,7 @@ static int physics_of(const cpk_varmap *m, const cpk_result *r, physics *ph)
   int rc = cpk_varmap_impulses(m, r->z, ph->P);
   if (!rc) rc = cpk_varmap_contact_velocities(m, r->z, ph->U, &err);
   if (!rc) rc = cpk_varmap_modes(m, r->z, MODE_TOL, ph->modes, &err);
+  if (!rc) rc = cpk_varmap_check(m, r->z, check_tol(st), &ph->check, &err);
   if (!rc && ph->nv > 0) {
     rc = cpk_varmap_velocity(m, r->z, ph->v, &err);
     ph->has_v = rc == CPK_OK;
@@ -182,6 +196,9 @@ static void print_report(FILE *f, const cpk_problem *p, const cpk_varmap *m, con
   fprintf(f, "%-12s %.3g (%s tolerance %.3g)\n", "residual:", r->residual,
           r->residual <= r->tolerance ? "<=" : ">", r->tolerance);
   if (r->message[0]) fprintf(f, "%-12s %s\n", "message:", r->message);
+  fprintf(f, "%-12s %s (cone %.2g, normal %.2g, dissipation %.2g; relative)\n", "physics:",
+          ph->check.ok ? "ok" : "FAILS", ph->check.cone, ph->check.normal,
+          ph->check.dissipation);
   fprintf(f, "\n%s per contact (n, t, o, r):\n%7s  %-16s %-16s %-16s %-16s %s\n",
           h > 0 ? "impulses" : "forces (h = 0)", "contact", "p_n", "p_t", "p_o", "p_r", "mode");
   for (size_t c = 0; c < ph->nc; c++) {
@@ -214,6 +231,8 @@ static json_t *contacts_json(const physics *ph)
   return a;
 }
 
+static double finite_or(double x) { return isfinite(x) ? x : -1.0; }
+
 static json_t *result_json(const cpk_problem *p, const cpk_varmap *m, const cpk_result *r,
                            const physics *ph, double h)
 {
@@ -229,6 +248,11 @@ static json_t *result_json(const cpk_problem *p, const cpk_varmap *m, const cpk_
       (json_int_t)r->iterations, "residual", isfinite(r->residual) ? r->residual : -1.0,
       "tolerance", r->tolerance, "time_s", r->time_s);
   if (!o) return NULL;
+  json_object_set_new(o, "physics",
+                      json_pack("{s:b, s:f, s:f, s:f, s:s}", "ok", ph->check.ok, "cone",
+                                finite_or(ph->check.cone), "normal", finite_or(ph->check.normal),
+                                "dissipation", finite_or(ph->check.dissipation), "message",
+                                ph->check.message));
   json_object_set_new(o, "contacts", contacts_json(ph));
   json_object_set_new(o, "velocity", ph->has_v ? numbers(ph->v, ph->nv) : json_null());
   json_object_set_new(o, "z", numbers(r->z, p->n));
@@ -269,7 +293,8 @@ static int run(int argc, char **argv)
   int status = parse_options(argc, argv, &o);
   if (status == CLI_CONTINUE) status = cli_compile_system(&o.a, &s, &p, &m);
   if (status == CLI_CONTINUE) status = solve(p, &o, &r);
-  if (status == CLI_CONTINUE) status = physics_of(m, r, &ph);
+  if (status == CLI_CONTINUE) status = physics_of(m, r, &o.settings, &ph);
+  if (status == CLI_CONTINUE) judge_physics(&ph, r);
   if (status == CLI_CONTINUE) status = write_output(p, m, r, &ph, &o, s->h);
   physics_free(&ph);
   cpk_result_free(r);

@@ -413,6 +413,36 @@ CPK_API int cpk_varmap_modes(const cpk_varmap *m, const double *z, double tol, i
  * another; z is a starting point, not a solution.
  */
 CPK_API int cpk_varmap_point(const cpk_varmap *m, const double *P, double *z, cpk_error *err);
+/**
+ * The physical check of a solution (cpk_varmap_check): every figure is relative, an
+ * impulse divided by the largest contact impulse component and a velocity by the
+ * largest contact velocity of the step (with or without the impulses, psi / h
+ * included), so it reads the same in any units.
+ */
+typedef struct cpk_physics_check {
+  int ok;             /**< 1 when every figure below is <= the tolerance */
+  double cone;        /**< friction outside the friction cone/ellipsoid, |E^-1 P_F| - mu P_n */
+  double normal;      /**< Signorini: negative P_n, penetrating U_n + psi / h, or both positive */
+  double dissipation; /**< slipping contact: |P_F - (-mu P_n E^2 U_F / |E U_F|)|_inf */
+  double pscale, vscale; /**< the impulse and velocity scales used */
+  size_t contact;     /**< 0-based contact of the worst figure, (size_t)-1 when ok */
+  char message[200];  /**< what fails, in words; empty when ok */
+} cpk_physics_check;
+
+/**
+ * Check a solution z at the level of the model, independently of the problem's residual:
+ * per contact P_n >= 0, the normal velocity U_n + psi / h (U_n at h = 0) >= 0 and not both
+ * positive; for point-coulomb, elliptic-torsional and kelvin-voigt also the friction inside
+ * the cone/ellipsoid (|E^-1 P_F| <= mu P_n) and, on a slipping contact, maximum dissipation
+ * (the friction is -mu P_n E^2 U_F / |E U_F|). The polyhedral and distributed models are
+ * checked for the normal conditions only (their friction lives on their own polytopes),
+ * kelvin-voigt and distributed for P_n >= 0 only in the normal direction (compliance).
+ * tol is relative (see cpk_physics_check; <= 0: 1e-6). This is what tells a physically
+ * wrong answer that passes a squared cone row (issue 14's false `solved`).
+ */
+CPK_API int cpk_varmap_check(const cpk_varmap *m, const double *z, double tol,
+                             cpk_physics_check *out, cpk_error *err);
+
 /** Kelvin-voigt: deflection (n, t, o) of contact c at the end of the step. CPK_EUNSUP otherwise. */
 CPK_API int cpk_varmap_deflection(const cpk_varmap *m, const double *z, size_t c, double delta[3]);
 

@@ -1,0 +1,137 @@
+/* physics_check.c: the physical check of a solution at the level of the contact model (Signorini, the friction cone, maximum dissipation), in relative units. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cpkit/util.h>
+#include "compiled.h"
+
+/* Models whose friction law is the cone/ellipsoid with maximum dissipation. */
+static int ellipsoid_model(cpk_contact_model m)
+{
+  return m == CPK_MODEL_POINT_COULOMB || m == CPK_MODEL_ELLIPTIC_TORSIONAL ||
+         m == CPK_MODEL_KELVIN_VOIGT;
+}
+
+/* Models whose normal row is U_n + psi / h (the others add a compliance). */
+static int rigid_normal(cpk_contact_model m)
+{
+  return m != CPK_MODEL_KELVIN_VOIGT && m != CPK_MODEL_DISTRIBUTED;
+}
+
+typedef struct figures {
+  double normal, cone, dissipation;
+  char what[120];
+} figures;
+
+static void normal_figure(const cpk_varmap *m, const cvm_contact *cc, const double *P,
+                          const double *U, double ps, double vs, figures *f)
+{
+  double g = U[0] + (m->h > 0 ? cc->psi / m->h : 0.0);
+  f->normal = -P[0] / ps;
+  snprintf(f->what, sizeof f->what, "negative normal impulse %.3g", P[0]);
+  if (!rigid_normal(m->model)) return;
+  double pen = -g / vs, both = fmin(P[0] / ps, g / vs);
+  if (pen > f->normal) {
+    f->normal = pen;
+    snprintf(f->what, sizeof f->what, "normal velocity %.3g into the surface", g);
+  }
+  if (both > f->normal) {
+    f->normal = both;
+    snprintf(f->what, sizeof f->what, "normal impulse %.3g while separating at %.3g", P[0], g);
+  }
+}
+
+/* The friction set |E^-1 P_F| <= mu P_n and, when slipping, P_F = -mu P_n E^2 U_F / |E U_F|. */
+static void friction_figures(const cvm_contact *cc, const double *P, const double *U, double ps,
+                             double vtol, figures *f)
+{
+  double ell2 = 0.0, slip2 = 0.0, extra = 0.0;
+  for (int k = 1; k <= 3; k++) {
+    if (k == 3 && !cc->torsion) {
+      extra = fabs(P[3]); /* a moment the model does not have */
+      continue;
+    }
+    ell2 += P[k] * P[k] / cc->e2[k - 1];
+    slip2 += cc->e2[k - 1] * U[k] * U[k];
+  }
+  f->cone = (sqrt(ell2) - cc->mu * P[0] + extra) / ps;
+  f->dissipation = 0.0;
+  double slip = sqrt(slip2);
+  if (cc->sliding0 || !(slip > vtol)) return;
+  for (int k = 1; k <= (cc->torsion ? 3 : 2); k++) {
+    double want = -cc->mu * P[0] * cc->e2[k - 1] * U[k] / slip;
+    f->dissipation = fmax(f->dissipation, fabs(P[k] - want) / ps);
+  }
+}
+
+/* Scales: the largest impulse component, and the largest contact velocity with the
+ * impulses or without them (the free motion), psi / h included. */
+static void scales(const cpk_varmap *m, const double *P, const double *U, const double *U0,
+                   double *ps, double *vs)
+{
+  *ps = *vs = 0.0;
+  for (size_t e = 0; e < 4 * m->nc; e++) {
+    *ps = fmax(*ps, fabs(P[e]));
+    *vs = fmax(*vs, fmax(fabs(U[e]), fabs(U0[e])));
+  }
+  for (size_t c = 0; m->h > 0 && c < m->nc; c++) *vs = fmax(*vs, fabs(m->cc[c].psi / m->h));
+  if (!(*ps > 0)) *ps = 1.0;
+  if (!(*vs > 0)) *vs = 1.0;
+}
+
+static void judge(const cpk_varmap *m, const double *P, const double *U, double tol,
+                  cpk_physics_check *out)
+{
+  out->contact = (size_t)-1;
+  double worst = tol;
+  for (size_t c = 0; c < m->nc; c++) {
+    const cvm_contact *cc = &m->cc[c];
+    figures f = {0, 0, 0, ""};
+    normal_figure(m, cc, P + 4 * c, U + 4 * c, out->pscale, out->vscale, &f);
+    if (ellipsoid_model(m->model))
+      friction_figures(cc, P + 4 * c, U + 4 * c, out->pscale, tol * out->vscale, &f);
+    out->normal = fmax(out->normal, f.normal);
+    out->cone = fmax(out->cone, f.cone);
+    out->dissipation = fmax(out->dissipation, f.dissipation);
+    double fw = fmax(f.normal, fmax(f.cone, f.dissipation));
+    if (!(fw <= worst)) { /* NaN counts as a failure */
+      worst = isnan(fw) ? INFINITY : fw;
+      out->contact = c;
+      if (f.cone >= fw)
+        snprintf(f.what, sizeof f.what, "friction (%.3g, %.3g, %.3g) outside the cone (mu P_n = %.3g)",
+                 P[4 * c + 1], P[4 * c + 2], P[4 * c + 3], cc->mu * P[4 * c]);
+      else if (f.dissipation >= fw)
+        snprintf(f.what, sizeof f.what, "friction (%.3g, %.3g, %.3g) not opposite to the slip "
+                 "(%.3g, %.3g, %.3g)", P[4 * c + 1], P[4 * c + 2], P[4 * c + 3], U[4 * c + 1],
+                 U[4 * c + 2], U[4 * c + 3]);
+      snprintf(out->message, sizeof out->message, "contact %zu: %s", c + 1, f.what);
+    }
+  }
+  out->ok = out->contact == (size_t)-1;
+}
+
+int cpk_varmap_check(const cpk_varmap *m, const double *z, double tol, cpk_physics_check *out,
+                     cpk_error *err)
+{
+  memset(out, 0, sizeof *out);
+  if (!(tol > 0)) tol = 1e-6;
+  double *P = cpk_calloc_array(4 * m->nc + 1, 4 * sizeof *P);
+  double *v = cpk_alloc_array(m->nv + 1, sizeof *v);
+  if (!P || !v) {
+    free(P);
+    free(v);
+    return cpk_error_set(err, CPK_ENOMEM, "out of memory");
+  }
+  double *U = P + 4 * m->nc, *U0 = U + 4 * m->nc, *zero = U0 + 4 * m->nc;
+  cvm_impulses(m, z, P);
+  cvm_contact_velocity(m, z, P, U);
+  int rc = cvm_motion(m, zero, v, U0, err); /* the free motion */
+  if (!rc) {
+    scales(m, P, U, U0, &out->pscale, &out->vscale);
+    judge(m, P, U, tol, out);
+  }
+  free(P);
+  free(v);
+  return rc;
+}
