@@ -341,6 +341,10 @@ static void test_refused(void)
   }
   t_ok(cpk_compile(s, "point-coulomb", &o, &p, &m, NULL) == 0 && p->mu[0] == 0,
        "mu = 0: a cone of mu 0");
+  if (p) { /* separating with mu = 0: r = 0 solves it (the projection once kept -u there) */
+    double r[3] = {0, 0, 0}, u[3] = {5, 0, 0}, e[3];
+    t_ok(cpk_cone_natural_map(3, 0.0, r, u, e) == 0.0, "mu = 0, separating: natural map 0");
+  }
   cpk_problem_free(p);
   cpk_varmap_free(m);
   cpk_contact_system_free(s);
