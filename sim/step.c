@@ -15,6 +15,8 @@ typedef struct solve_out {
   double *delta; /* 3 per contact */
   int *modes;
   int fallbacks; /* solves finished by the fallback solver */
+  int physics_failures; /* solves whose answer fails the physical check */
+  char physics_message[200];
   cpk_status status;
   double residual;
   long iterations;
@@ -137,6 +139,22 @@ int sim_solve(cpk_world *w, const cpk_problem *p, const double *z0, const char *
   return CPK_OK;
 }
 
+/* The model's physical check of a solved step (cpk_varmap_check, relative tolerance
+ * max(1e-3, 100 tol)): a `solved` residual can hide friction where there is no normal
+ * impulse (issue 14). The step is still taken (scenes run at loose tolerances on
+ * purpose), and the failure is counted for the report. */
+static int physics_check(const cpk_world *w, const cpk_varmap *map, const double *z,
+                         const char *solver, solve_out *o, cpk_error *err)
+{
+  cpk_physics_check ck;
+  int rc = cpk_varmap_check(map, z, fmax(1e-3, 100 * w->settings.solve.tol), &ck, err);
+  if (rc || ck.ok) return rc;
+  if (!o->physics_failures++)
+    snprintf(o->physics_message, sizeof o->physics_message, "t = %g, %s: %.160s", w->time,
+             solver, ck.message);
+  return CPK_OK;
+}
+
 /* Compile the system of contacts g (gaps psi) in the form of `solver` (NULL: the
  * model's default form and the solver of its kind) and solve it, warm-started. */
 static int solve_compiled(cpk_world *w, const cpk_body *pose, const sim_geom *g, size_t ng,
@@ -156,6 +174,7 @@ static int solve_compiled(cpk_world *w, const cpk_body *pose, const sim_geom *g,
     o->status = res->status;
     o->residual = res->residual;
   }
+  if (!rc) rc = physics_check(w, map, res->z, pick_solver(solver, prob), o, err);
   if (!rc) rc = read_back(map, res->z, ng, o, err);
   free(z0);
   cpk_result_free(res);
@@ -350,6 +369,8 @@ static int implicit_sweep(cpk_world *w, step_ws *s, double *change, cpk_error *e
   for (size_t c = 0; c < s->ng; c++) s->psi[c] = s->g[c].gap - h * normal_velocity(s->pose, &s->g[c]);
   o2.iterations = s->o.iterations;
   o2.fallbacks = s->o.fallbacks;
+  o2.physics_failures = s->o.physics_failures;
+  memcpy(o2.physics_message, s->o.physics_message, sizeof o2.physics_message);
   if (s->ng == 0) {
     free_velocity(w, s->dof, o2.vplus);
     o2.status = CPK_STATUS_SOLVED;
@@ -412,6 +433,8 @@ static int run_step(cpk_world *w, step_ws *s, cpk_sim_step_info *info, cpk_error
   info->residual = s->o.residual;
   info->iterations = s->o.iterations;
   info->fallbacks = s->o.fallbacks;
+  info->physics_failures = s->o.physics_failures;
+  memcpy(info->physics_message, s->o.physics_message, sizeof info->physics_message);
   if (!rc) rc = commit(w, s, err);
   return rc;
 }

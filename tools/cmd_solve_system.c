@@ -141,8 +141,8 @@ typedef struct physics {
   cpk_physics_check check;
 } physics;
 
-/* The physical check's relative tolerance: looser than the solver's, never below 1e-6. */
-static double check_tol(const cpk_settings *s) { return fmax(1e-6, 100 * s->tol); }
+/* The physical check's relative tolerance: looser than the solver's, never below 1e-3. */
+static double check_tol(const cpk_settings *s) { return fmax(1e-3, 100 * s->tol); }
 
 /* A `solved` that fails the physical check is not solved (issue 14's false solutions). */
 static void judge_physics(const physics *ph, cpk_result *r)

@@ -35,6 +35,8 @@ typedef struct run_state {
   double t0, t_end, last_draw, wall0;
   size_t max_contacts;
   long iterations, fallbacks;
+  long physics_failures;      /* solves whose answer failed the physical check */
+  char physics_message[200];  /* the first of them */
 } run_state;
 
 static void draw_progress(run_state *R, double t)
@@ -53,6 +55,9 @@ static int on_step(const cpk_world *w, const cpk_sim_step_info *info, void *data
   if (info->ncontacts > R->max_contacts) R->max_contacts = info->ncontacts;
   R->iterations += info->iterations;
   R->fallbacks += info->fallbacks;
+  if (info->physics_failures && !R->physics_failures)
+    memcpy(R->physics_message, info->physics_message, sizeof R->physics_message);
+  R->physics_failures += info->physics_failures;
   if (R->csv && cpk_world_csv_row(w, info, R->csv)) R->io_error = 1;
   if (R->contacts && cpk_world_contacts_csv_rows(w, R->contacts)) R->io_error = 1;
   draw_progress(R, info->time);
@@ -168,6 +173,9 @@ static void report_text(FILE *f, cpk_scene *scene, const cpk_world *w, const run
           R->max_contacts);
   if (R->fallbacks)
     fprintf(f, "%ld solves finished by the fallback solver %s\n", R->fallbacks, S->fallback);
+  if (R->physics_failures)
+    fprintf(f, "%ld solves failed the physical check (first: %s)\n", R->physics_failures,
+            R->physics_message);
   if (failure) fprintf(f, "stopped: %s\n", failure);
   for (size_t b = 0; b < cpk_world_nbodies(w); b++) {
     const cpk_body *B = cpk_world_body(w, b);
@@ -206,6 +214,9 @@ static void report_json(FILE *f, cpk_scene *scene, const cpk_world *w, const run
   json_t *checks = json_array();
   if (failure) json_object_set_new(o, "error", json_string(failure));
   json_object_set_new(o, "fallbacks", json_integer(R->fallbacks));
+  json_object_set_new(o, "physics_failures", json_integer(R->physics_failures));
+  if (R->physics_failures)
+    json_object_set_new(o, "physics_message", json_string(R->physics_message));
   for (size_t c = 0; c < cpk_scene_nchecks(scene); c++) {
     const cpk_scene_check *k = cpk_scene_check_get(scene, c);
     json_t *j = json_pack("{s:s, s:s, s:f, s:f, s:b}", "label", k->label, "quantity",

@@ -437,7 +437,7 @@ typedef struct cpk_physics_check {
  * (the friction is -mu P_n E^2 U_F / |E U_F|). The polyhedral and distributed models are
  * checked for the normal conditions only (their friction lives on their own polytopes),
  * kelvin-voigt and distributed for P_n >= 0 only in the normal direction (compliance).
- * tol is relative (see cpk_physics_check; <= 0: 1e-6). This is what tells a physically
+ * tol is relative (see cpk_physics_check; <= 0: 1e-3). This is what tells a physically
  * wrong answer that passes a squared cone row (issue 14's false `solved`).
  */
 CPK_API int cpk_varmap_check(const cpk_varmap *m, const double *z, double tol,

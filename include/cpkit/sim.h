@@ -186,6 +186,10 @@ typedef struct cpk_sim_step_info {
   int sweeps;               /**< solves done (1 when explicit, 1 + implicit sweeps otherwise) */
   int implicit_converged;   /**< 1 when the sweeps met implicit_tol (always 1 when explicit) */
   double solve_time_s;      /**< wall time spent compiling and solving */
+  int physics_failures;     /**< solves of the step taken although their answer fails the
+                                 physical check (cpk_varmap_check, relative tolerance
+                                 max(1e-3, 100 tol)): counted and reported, not hidden */
+  char physics_message[200]; /**< the check's message for the first of them */
 } cpk_sim_step_info;
 
 /**
