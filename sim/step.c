@@ -73,10 +73,16 @@ static double *warm_point(const cpk_world *w, const sim_geom *g, size_t ng,
 }
 
 /* The solver of a step before its problem is compiled (it decides the form): the
- * scene's, or NULL to choose by the compiled problem's kind (pick_solver). */
+ * scene's; for a model with a cone form, the cone solver that completes the examples
+ * and issue 14's scenes (SIM_CONE_SOLVER, doc/simulate.md); else NULL, to choose by the
+ * compiled problem's kind (pick_solver). */
 static const char *step_solver(const cpk_world *w)
 {
-  return w->settings.solver[0] ? w->settings.solver : NULL;
+  const cpk_sim_settings *S = &w->settings;
+  if (S->solver[0]) return S->solver;
+  if (cpk_compile_form_for_solver(S->model, SIM_CONE_SOLVER, S->compile.form) == CPK_FORM_CONE)
+    return SIM_CONE_SOLVER;
+  return NULL;
 }
 
 static const char *pick_solver(const char *solver, const cpk_problem *p)

@@ -111,7 +111,9 @@ CPK_API void cpk_body_default(cpk_body *b);
 /** Step settings. Fill with cpk_sim_settings_default(). */
 typedef struct cpk_sim_settings {
   char model[32];              /**< contact model name (cpk_compile), default "polyhedral" */
-  char solver[32];             /**< solver name, default: "lemke" for affine problems, "fbnewton" otherwise */
+  char solver[32];             /**< solver name; default ("" ): "nsgs" on the cone form for
+                                    point-coulomb and elliptic-torsional, else "lemke" for
+                                    affine problems and "fbnewton" for nonlinear ones */
   char fallback[32];           /**< solver tried from the same start when `solver` fails ("" = none) */
   cpk_compile_options compile; /**< directions etc. */
   cpk_settings solve;          /**< solver settings; z0/basis0 are set by the stepper */
