@@ -77,4 +77,16 @@ else
   check "an FCLIB file with $cone_solver: the cone form, with impulses per contact" eval 'status_is 0 && has "\"form\": *\"cone\"" "$tmp/out" && has "\"impulse\"" "$tmp/out"'
 fi
 
+# ---- the stepper on issue 14's scenes: the default solver (the cone form) -------------
+if cpk_has_nsgs=$(grep -c "^nsgs " "$tmp/solvers") && [ "$cpk_has_nsgs" -gt 0 ]; then
+  for sc in "$ex"/issue14-*.scene.json; do
+    for model in point-coulomb elliptic-torsional; do
+      run simulate "$sc" --model $model --strict -q --json
+      check "$(basename "$sc" .scene.json), $model, default solver: completes, every check passes" eval 'status_is 0 && has "\"solver\": *\"automatic\"" "$tmp/out" && has "\"status\": *\"completed\"" "$tmp/out"'
+    done
+  done
+else
+  skip "no nsgs: the stepper's cone default is not there"
+fi
+
 tap_done
