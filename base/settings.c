@@ -13,6 +13,8 @@ void cpk_settings_default(cpk_settings *s)
   s->pgs.omega = 1.0;
   s->ipm.crossover = 1;
   s->newton.fb_lambda = CPK_DEFAULT_NEWTON_FB_LAMBDA;
+  s->fcipm.step_fraction = CPK_DEFAULT_FCIPM_STEP;
+  s->fcipm.refresh_ratio = CPK_DEFAULT_FCIPM_REFRESH;
 }
 
 int cpk_settings_validate(const cpk_settings *s, cpk_error *err)
@@ -46,5 +48,11 @@ int cpk_settings_validate(const cpk_settings *s, cpk_error *err)
   if (!(s->pgs.omega > 0.0 && s->pgs.omega < 2.0))
     return cpk_error_set(err, CPK_EINVAL, "pgs relaxation factor must be in (0, 2) (got %g)",
                          s->pgs.omega);
+  if (!(s->fcipm.step_fraction > 0.0 && s->fcipm.step_fraction < 1.0))
+    return cpk_error_set(err, CPK_EINVAL, "fcipm step fraction must be in (0, 1) (got %g)",
+                         s->fcipm.step_fraction);
+  if (!(s->fcipm.refresh_ratio >= 0.0 && isfinite(s->fcipm.refresh_ratio)))
+    return cpk_error_set(err, CPK_EINVAL, "fcipm refresh ratio must be finite and >= 0 (got %g)",
+                         s->fcipm.refresh_ratio);
   return CPK_OK;
 }

@@ -27,6 +27,8 @@ typedef int (*cpk_iteration_callback)(const cpk_iteration_info *info, void *data
 #define CPK_DEFAULT_ENUM_MAX_N 20
 #define CPK_DEFAULT_NEWTON_FB_LAMBDA 0.95
 #define CPK_MAX_NEWTON_NONMONOTONE 64
+#define CPK_DEFAULT_FCIPM_STEP 0.99
+#define CPK_DEFAULT_FCIPM_REFRESH 0.0
 #define CPK_IPM_AUTO 0
 #define CPK_IPM_PATH_FOLLOWING 1
 #define CPK_IPM_POTENTIAL 2
@@ -66,6 +68,10 @@ typedef struct cpk_settings {
     int method;              /**< ipm: CPK_IPM_AUTO (default: path following for affine problems, potential reduction for nonlinear), CPK_IPM_PATH_FOLLOWING (affine only), CPK_IPM_POTENTIAL */
     int crossover;           /**< ipm: 1 (default) = when close, finish with a Newton step on the identified active set, kept only if the residual improves; 0 = pure interior iterates */
   } ipm;
+  struct {
+    double step_fraction;    /**< fcipm: fraction in (0, 1) of the way to the cones' boundary a step goes (default 0.99) */
+    double refresh_ratio;    /**< fcipm: the De Saxce terms s = mu |u_T| are refreshed when the inner (convex) problem's error is at most this times the change of s; 0 = at every iteration (default CPK_DEFAULT_FCIPM_REFRESH) */
+  } fcipm;
 } cpk_settings;
 
 /** Defaults: tol 1e-8, no time limit, silent, automatic linear solver. */

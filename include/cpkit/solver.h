@@ -86,6 +86,8 @@ CPK_API extern const cpk_solver_type *cpk_solver_bdnewton;
 CPK_API extern const cpk_solver_type *cpk_solver_fbnewton;
 CPK_API extern const cpk_solver_type *cpk_solver_pgs;
 CPK_API extern const cpk_solver_type *cpk_solver_ipm;
+/** Friction-cone problems: interior point on second-order cones, De Saxce term by a fixed point. */
+CPK_API extern const cpk_solver_type *cpk_solver_fcipm;
 
 CPK_END_DECLS
 #endif
