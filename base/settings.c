@@ -15,6 +15,7 @@ void cpk_settings_default(cpk_settings *s)
   s->newton.fb_lambda = CPK_DEFAULT_NEWTON_FB_LAMBDA;
   s->fcipm.step_fraction = CPK_DEFAULT_FCIPM_STEP;
   s->fcipm.refresh_ratio = CPK_DEFAULT_FCIPM_REFRESH;
+  s->fcipm.linearize = 1;
 }
 
 int cpk_settings_validate(const cpk_settings *s, cpk_error *err)
@@ -54,5 +55,7 @@ int cpk_settings_validate(const cpk_settings *s, cpk_error *err)
   if (!(s->fcipm.refresh_ratio >= 0.0 && isfinite(s->fcipm.refresh_ratio)))
     return cpk_error_set(err, CPK_EINVAL, "fcipm refresh ratio must be finite and >= 0 (got %g)",
                          s->fcipm.refresh_ratio);
+  if (s->fcipm.linearize != 0 && s->fcipm.linearize != 1)
+    return cpk_error_set(err, CPK_EINVAL, "fcipm linearize must be 0 or 1 (got %d)", s->fcipm.linearize);
   return CPK_OK;
 }

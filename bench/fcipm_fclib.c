@@ -58,6 +58,7 @@ int main(int argc, char **argv)
     if (!strcmp(argv[i], "--tol")) s.tol = atof(argv[i + 1]);
     else if (!strcmp(argv[i], "--refresh")) s.fcipm.refresh_ratio = atof(argv[i + 1]);
     else if (!strcmp(argv[i], "--max-iter")) s.max_iter = atol(argv[i + 1]);
+    else if (!strcmp(argv[i], "--linearize")) s.fcipm.linearize = atoi(argv[i + 1]);
     else if (!strcmp(argv[i], "--step")) s.fcipm.step_fraction = atof(argv[i + 1]);
     else break;
   }

@@ -16,6 +16,15 @@
  * `solved`.
  */
 
+/*
+ * Mehrotra's centering target sigma mu is kept above FCIPM_FLOOR |x|_inf
+ * times the last change of s: complementarity is not driven to 0 faster
+ * than the fixed point converges, or the iterate would sit on the cones'
+ * boundary, unable to follow the next change of s (measured on the FCLIB
+ * files: 0.03 solved the most, 0 and 0.3 fewer; see doc/solvers.md).
+ */
+#define FCIPM_FLOOR 0.03
+
 /* Iterations without a 10% gain on the best residual before `stalled`. */
 #define FCIPM_STALL_WINDOW 40
 
@@ -40,7 +49,10 @@ static void fcipm_free(void *vs)
   double **vecs[FCIPM_NVECS];
   state_vectors(S, vecs);
   for (size_t v = 0; v < FCIPM_NVECS; v++) free(*vecs[v]);
-  double *full[] = {S->r, S->u, S->rbest, S->s, S->snew, S->winv, S->w2inv, S->mval};
+  double *full[] = {S->r, S->u, S->rbest, S->s, S->snew, S->winv, S->w2inv, S->mval, S->g};
+  free(S->mrow);
+  free(S->mcol);
+  free(S->lsrc);
   for (size_t v = 0; v < sizeof full / sizeof full[0]; v++) free(full[v]);
   free(S->cstart);
   free(S->csize);
@@ -74,8 +86,8 @@ static int alloc_arrays(fcipm_state *S, const cpk_problem *p)
   state_vectors(S, vecs);
   for (size_t v = 0; v < FCIPM_NVECS; v++)
     if (!(*vecs[v] = cpk_calloc_array(n, sizeof(double)))) rc = CPK_ENOMEM;
-  double **full[] = {&S->r, &S->u, &S->rbest};
-  for (size_t v = 0; v < 3; v++)
+  double **full[] = {&S->r, &S->u, &S->rbest, &S->g};
+  for (size_t v = 0; v < 4; v++)
     if (!(*full[v] = cpk_calloc_array(n, sizeof(double)))) rc = CPK_ENOMEM;
   if (!(S->s = cpk_calloc_array(nc, sizeof(double))) || !(S->snew = cpk_calloc_array(nc, sizeof(double))) ||
       !(S->winv = cpk_calloc_array(nc, FCIPM_BLK * sizeof(double))) ||
@@ -101,6 +113,8 @@ static int fcipm_alloc(void **out, const cpk_problem *p, const cpk_settings *s, 
   if (!S) return CPK_ENOMEM;
   S->n = p->n;
   S->nc = p->nc;
+  S->dim = p->cone_dim;
+  S->linearize = s->fcipm.linearize;
   int rc = p->nc == 0 ? CPK_OK : alloc_arrays(S, p);
   if (!rc && p->nc) {
     layout(S, p);
@@ -131,7 +145,9 @@ void fcipm_evaluate(fcipm_state *S, const cpk_problem *p)
   cpk_matrix_mv(p->M, S->r, S->u, 0);
   for (size_t i = 0; i < S->n; i++) S->u[i] += p->q[i];
   for (size_t c = 0; c < S->nc; c++) {
-    S->snew[c] = p->mu[c] * tangent_norm(d, S->u + c * d);
+    double ut = tangent_norm(d, S->u + c * d), *uc = S->u + c * d;
+    S->snew[c] = p->mu[c] * ut;
+    for (size_t j = 1; j < d; j++) S->g[c * d + j] = ut > 1e-14 * (1.0 + fabs(uc[0])) ? uc[j] / ut : 0.0;
     for (size_t j = 0; j < S->csize[c]; j++) {
       size_t k = S->cstart[c] + j;
       S->b[k] = S->rscale[k] * (p->q[S->ridx[k]] + (j ? 0.0 : S->s[c]));
@@ -205,7 +221,7 @@ static int refresh_due(const fcipm_state *S, const cpk_settings *s, double ds)
   if (ds == 0.0) return 0;
   double xm = inf_norm(S->nr, S->x);
   double err = fmax(inf_norm(S->nr, S->rp), xm > 0.0 ? S->mu_c / xm : 0.0);
-  return s->fcipm.refresh_ratio == 0.0 || err <= s->fcipm.refresh_ratio * ds || err <= 1e-2 * S->tol;
+  return S->linearize || s->fcipm.refresh_ratio == 0.0 || err <= s->fcipm.refresh_ratio * ds || err <= 1e-2 * S->tol;
 }
 
 /* Notes the residual of the current iterate; returns 1 when it is the best by a margin that resets the stall count. */
@@ -261,8 +277,7 @@ static int iterate(fcipm_state *S, const cpk_problem *p, const cpk_settings *s, 
       S->outer++;
       fcipm_evaluate(S, p);
     }
-    double kf = getenv("FCKF") ? atof(getenv("FCKF")) : 1.0;
-    int rc = fcipm_pc_step(S, s->fcipm.step_fraction, kf * S->ds * inf_norm(S->nr, S->x));
+    int rc = fcipm_pc_step(S, s->fcipm.step_fraction, FCIPM_FLOOR * S->ds * inf_norm(S->nr, S->x));
     if (rc == CPK_ESINGULAR) {
       r->status = CPK_STATUS_STALLED;
       snprintf(r->message, sizeof r->message,

@@ -20,7 +20,7 @@
 #define FCIPM_BLK (FCIPM_CMAX * FCIPM_CMAX)
 
 typedef struct fcipm_state {
-  size_t n, nr, nc;        /* full unknowns, reduced unknowns, contacts (= cones) */
+  size_t n, nr, nc, dim;   /* full unknowns, reduced unknowns, contacts (= cones), unknowns per contact */
   size_t *cstart, *csize;  /* reduced position and size (1 or dim) of each contact's cone */
   size_t *ridx;            /* reduced k -> full index */
   double *rscale;          /* reduced k -> D entry (1 normal, mu tangential) */
@@ -32,7 +32,11 @@ typedef struct fcipm_state {
   cpk_csc *K;              /* M + W^{-2} on a fixed pattern */
   size_t *mpos;            /* triplet k of M -> position in K->x (first nm), then the blocks */
   double *mval;            /* values of M's triplets (rscale_i W_ij rscale_j) */
-  size_t nm, nblk;         /* triplets of M, block triplets */
+  size_t nm, nblk, nl;     /* triplets of M, of the blocks, of the linearized De Saxce term */
+  cpk_int *mrow, *mcol;    /* reduced row and column of each M triplet */
+  size_t *lsrc;            /* linearized triplet l -> the M triplet it scales */
+  double *g;               /* full: u_T / |u_T| per contact (0 on normals and when |u_T| is tiny) */
+  int linearize;           /* settings.fcipm.linearize */
   cpk_linsys *ls;
   double tol, best_res, gain_ref; /* tolerance, best residual, best at the last 10% gain */
   long inner, outer, factorizations, regularizations;
@@ -62,7 +66,7 @@ void fcipm_block_mv(size_t d, const double *A, const double *x, double *y);
 
 /* ---- fcipm_newton.c: the Newton system ---------------------------------- */
 
-/* Pattern of K = pattern(M) + the cones' diagonal blocks; fills mpos/mval. */
+/* Pattern of K = pattern(M) + the cones' diagonal blocks (+ the linearized De Saxce rows); fills mpos/mval. */
 int fcipm_build_system(fcipm_state *S, const cpk_problem *p);
 /* K = M + W^{-2} (blocks in S->w2inv), factored, with a diagonal shift when singular. */
 int fcipm_factor(fcipm_state *S);

@@ -2,7 +2,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <stdio.h>
 #include <cpkit/util.h>
 #include "fcipm.h"
 
@@ -42,6 +41,26 @@ static void block_triplets(const fcipm_state *S, cpk_int *ti, cpk_int *tj)
       }
 }
 
+/*
+ * Linearized De Saxce term: d s_c = mu_c g_c . d u_T,c with g_c = u_T / |u_T|
+ * adds to the normal row of contact c the tangential rows of W D, i.e.
+ * g_c,t (M_tj / mu_c) mu_c = g_c,t M_tj: one triplet per entry of M in a
+ * tangential row, on the contact's normal row (lsrc: which M triplet).
+ */
+static size_t linear_triplets(fcipm_state *S, size_t dim, cpk_int *ti, cpk_int *tj)
+{
+  size_t l = 0, at = S->nm + S->nblk; /* appended after M's and the blocks' triplets */
+  for (size_t k = 0; k < S->nm; k++) {
+    size_t full = S->ridx[ti[k]];
+    if (full % dim == 0) continue;
+    ti[at + l] = (cpk_int)S->cstart[full / dim];
+    tj[at + l] = tj[k];
+    S->lsrc[l++] = k;
+  }
+  S->nl = l;
+  return l;
+}
+
 static int reduced_map(const fcipm_state *S, long **fmap)
 {
   *fmap = cpk_alloc_array(S->n, sizeof **fmap);
@@ -66,14 +85,20 @@ int fcipm_build_system(fcipm_state *S, const cpk_problem *p)
   for (size_t c = 0; c < S->nc; c++) S->nblk += S->csize[c] * S->csize[c];
   size_t total = S->nm + S->nblk;
   S->mval = cpk_alloc_array(S->nm ? S->nm : 1, sizeof *S->mval);
-  ti = cpk_alloc_array(total, sizeof *ti);
-  tj = cpk_alloc_array(total, sizeof *tj);
-  if (!S->mval || !ti || !tj) {
+  S->lsrc = cpk_alloc_array(S->nm ? S->nm : 1, sizeof *S->lsrc);
+  S->mrow = cpk_alloc_array(S->nm ? S->nm : 1, sizeof *S->mrow);
+  S->mcol = cpk_alloc_array(S->nm ? S->nm : 1, sizeof *S->mcol);
+  ti = cpk_alloc_array(2 * S->nm + S->nblk, sizeof *ti); /* nm <= n^2: no overflow in practice */
+  tj = cpk_alloc_array(2 * S->nm + S->nblk, sizeof *tj);
+  if (!S->mval || !S->lsrc || !S->mrow || !S->mcol || !ti || !tj) {
     rc = CPK_ENOMEM;
     goto done;
   }
   m_triplets(S, W, fmap, ti, tj);
+  memcpy(S->mrow, ti, S->nm * sizeof *ti);
+  memcpy(S->mcol, tj, S->nm * sizeof *tj);
   block_triplets(S, ti + S->nm, tj + S->nm);
+  total += S->linearize ? linear_triplets(S, p->cone_dim, ti, tj) : 0;
   rc = cpk_csc_pattern((cpk_int)S->nr, (cpk_int)S->nr, total, ti, tj, &S->K, &S->mpos);
 done:
   free(ti);
@@ -107,6 +132,10 @@ static void assemble(fcipm_state *S, double shift)
         S->sc[j] = 1.0 / sqrt(kj > 0.0 && isfinite(kj) ? kj : 1.0);
         K->x[t] += shift * fabs(kj);
       }
+  for (size_t l = 0; l < S->nl; l++, k++) {
+    size_t src = S->lsrc[l];
+    K->x[S->mpos[k]] += S->g[S->ridx[S->mrow[src]]] * S->mval[src];
+  }
   for (cpk_int j = 0; j < (cpk_int)nr; j++)
     for (cpk_int t = K->p[j]; t < K->p[j + 1]; t++) K->x[t] *= S->sc[K->i[t]] * S->sc[j];
 }
@@ -188,15 +217,31 @@ static double dot_after(const fcipm_state *S, double alpha, const double *dx, co
   return s;
 }
 
+/*
+ * A cone whose iterate is within rounding of the boundary (x0 - |x1| below
+ * FCIPM_NUDGE x0) is moved that far inside: its scaling would be undefined,
+ * and the move changes the point by a relative 1e-13.
+ */
+#define FCIPM_NUDGE 1e-13
+static void nudge(size_t d, double *x)
+{
+  double t = 0.0;
+  for (size_t k = 1; k < d; k++) t += x[k] * x[k];
+  t = sqrt(t);
+  if (x[0] - t < FCIPM_NUDGE * x[0]) x[0] = t + FCIPM_NUDGE * fmax(x[0], t);
+}
+
 /* NT scaling of every cone at the current iterate; the mean complementarity. */
 static int scale_all(fcipm_state *S)
 {
   double xy = 0.0;
   for (size_t c = 0; c < S->nc; c++) {
     size_t o = S->cstart[c], d = S->csize[c];
+    nudge(d, S->x + o);
+    nudge(d, S->y + o);
     int rc = fcipm_nt_scaling(d, S->x + o, S->y + o, S->winv + c * FCIPM_BLK,
                               S->w2inv + c * FCIPM_BLK, S->lam + o);
-    if (rc) { fprintf(stderr, "DBG nt fail cone %zu d %zu x %.17g %.17g y %.17g %.17g detx %g dety %g\n", c, d, S->x[o], S->x[o+1], S->y[o], S->y[o+1], fcipm_det(d, S->x+o), fcipm_det(d, S->y+o)); return rc; }
+    if (rc) return rc;
   }
   for (size_t k = 0; k < S->nr; k++) xy += S->x[k] * S->y[k];
   S->mu_c = xy / (double)S->nc;
@@ -227,7 +272,7 @@ static void corrector_targets(fcipm_state *S, double sigma)
 int fcipm_pc_step(fcipm_state *S, double fraction, double floor)
 {
   int rc = scale_all(S);
-  if (!rc) { rc = fcipm_factor(S); if (rc) fprintf(stderr, "DBG factor fail %d mu %g\n", rc, S->mu_c); }
+  if (!rc) rc = fcipm_factor(S);
   if (rc) return rc;
   for (size_t k = 0; k < S->nr; k++) S->t[k] = -S->lam[k]; /* affine scaling: target 0 */
   if ((rc = fcipm_direction(S, S->t, S->ax, S->ay))) return rc;
@@ -236,8 +281,7 @@ int fcipm_pc_step(fcipm_state *S, double fraction, double floor)
   double rho = xy > 0.0 ? dot_after(S, aa, S->ax, S->ay) / xy : 0.0;
   double sigma = fmin(1.0, fmax(rho * rho * rho, S->mu_c > 0.0 ? floor / S->mu_c : 0.0));
   corrector_targets(S, sigma);
-  if ((rc = fcipm_direction(S, S->t, S->dx, S->dy))) { fprintf(stderr, "DBG dir fail\n"); return rc; }
-  if (getenv("FCDBG")) fprintf(stderr, "DBG it mu %.3e sigma %.3f aa %.3f a %.3f rp %.3e\n", S->mu_c, sigma, aa, fmin(1.0, fraction * max_step(S, S->dx, S->dy)), S->rp[0]);
+  if ((rc = fcipm_direction(S, S->t, S->dx, S->dy))) return rc;
   double a = fmin(1.0, fraction * max_step(S, S->dx, S->dy));
   for (size_t k = 0; k < S->nr; k++) {
     S->x[k] += a * S->dx[k];
