@@ -49,7 +49,8 @@ static void fcipm_free(void *vs)
   double **vecs[FCIPM_NVECS];
   state_vectors(S, vecs);
   for (size_t v = 0; v < FCIPM_NVECS; v++) free(*vecs[v]);
-  double *full[] = {S->r, S->u, S->rbest, S->s, S->snew, S->winv, S->w2inv, S->mval, S->g};
+  double *full[] = {S->r,     S->u,     S->rbest, S->s,  S->snew, S->winv,
+                    S->w2inv, S->mval, S->g,     S->rt, S->ut};
   free(S->mrow);
   free(S->mcol);
   free(S->lsrc);
@@ -86,8 +87,8 @@ static int alloc_arrays(fcipm_state *S, const cpk_problem *p)
   state_vectors(S, vecs);
   for (size_t v = 0; v < FCIPM_NVECS; v++)
     if (!(*vecs[v] = cpk_calloc_array(n, sizeof(double)))) rc = CPK_ENOMEM;
-  double **full[] = {&S->r, &S->u, &S->rbest, &S->g};
-  for (size_t v = 0; v < 4; v++)
+  double **full[] = {&S->r, &S->u, &S->rbest, &S->g, &S->rt, &S->ut};
+  for (size_t v = 0; v < 6; v++)
     if (!(*full[v] = cpk_calloc_array(n, sizeof(double)))) rc = CPK_ENOMEM;
   if (!(S->s = cpk_calloc_array(nc, sizeof(double))) || !(S->snew = cpk_calloc_array(nc, sizeof(double))) ||
       !(S->winv = cpk_calloc_array(nc, FCIPM_BLK * sizeof(double))) ||
@@ -106,10 +107,32 @@ static const cpk_linsys_type *choose_linsys(const cpk_problem *p, const cpk_sett
   return cpk_linsys_umfpack;
 }
 
+/*
+ * The interior-point theory needs a monotone problem: W's symmetric part
+ * positive semidefinite (W itself need not be symmetric: nothing here
+ * symmetrizes it, which would change the problem). A negative diagonal entry
+ * proves W is not monotone; a full test would cost a factorization, so other
+ * non-monotone W are taken and may end `stalled`.
+ */
+static int check_monotone_diagonal(const cpk_problem *p, cpk_error *err)
+{
+  for (size_t i = 0; i < p->n; i++) {
+    double wii = cpk_matrix_get(p->M, i, i);
+    if (wii < 0.0)
+      return cpk_error_set(err, CPK_EINVAL,
+                           "fcipm: W[%zu,%zu] = %g < 0: W is not positive semidefinite (not a "
+                           "monotone problem), which the interior-point method needs",
+                           i + 1, i + 1, wii);
+  }
+  return CPK_OK;
+}
+
 static int fcipm_alloc(void **out, const cpk_problem *p, const cpk_settings *s, cpk_error *err)
 {
-  fcipm_state *S = calloc(1, sizeof *S);
   *out = NULL;
+  int bad = check_monotone_diagonal(p, err);
+  if (bad) return bad;
+  fcipm_state *S = calloc(1, sizeof *S);
   if (!S) return CPK_ENOMEM;
   S->n = p->n;
   S->nc = p->nc;
@@ -236,6 +259,35 @@ static int note(fcipm_state *S, const cpk_problem *p, double *res)
   return 1;
 }
 
+/*
+ * A contact whose solution is the cone's apex with the modified velocity on
+ * the dual cone's boundary has no strictly complementary solution, and the
+ * interior iterates approach r_c = 0 only about as fast as the residual
+ * falls: r_c stays near the residual's size. The point with such contacts
+ * (|r_c| <= FCIPM_SNAP times the residual) set to exactly 0 is tried too.
+ */
+#define FCIPM_SNAP 10.0
+static void try_apex(fcipm_state *S, const cpk_problem *p, double res)
+{
+  size_t d = p->cone_dim, snapped = 0;
+  memcpy(S->rt, S->r, S->n * sizeof *S->r);
+  for (size_t c = 0; c < S->nc; c++) {
+    double *rc = S->rt + c * d, nrm = 0.0;
+    for (size_t k = 0; k < d; k++) nrm += rc[k] * rc[k];
+    if (nrm == 0.0 || sqrt(nrm) > FCIPM_SNAP * res) continue;
+    memset(rc, 0, d * sizeof *rc);
+    snapped++;
+  }
+  if (!snapped) return;
+  cpk_matrix_mv(p->M, S->rt, S->ut, 0);
+  for (size_t i = 0; i < S->n; i++) S->ut[i] += p->q[i];
+  double rs = cpk_fc_residual(p, S->rt, S->ut);
+  if (rs < S->best_res) {
+    S->best_res = rs;
+    memcpy(S->rbest, S->rt, S->n * sizeof *S->rt);
+  }
+}
+
 static void stats(const fcipm_state *S, cpk_result *r)
 {
   cpk_result_set_stat(r, "inner_iterations", (double)S->inner);
@@ -254,7 +306,8 @@ static int iterate(fcipm_state *S, const cpk_problem *p, const cpk_settings *s, 
   double res;
   for (;;) {
     since_gain = note(S, p, &res) ? 0 : since_gain + 1;
-    if (res <= S->tol) {
+    try_apex(S, p, res);
+    if (S->best_res <= S->tol) {
       r->status = CPK_STATUS_SOLVED;
       return CPK_OK;
     }

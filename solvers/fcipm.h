@@ -28,6 +28,7 @@ typedef struct fcipm_state {
   double *b, *rp, *rhs, *t, *lam;    /* y target b, feasibility residual, Newton rhs, scaled targets, lambda */
   double *winv, *w2inv;    /* per cone: W^{-1} and W^{-2} (dense FCIPM_BLK blocks) */
   double *r, *u, *rbest, *s, *snew; /* full r = D x, u = W r + q, best r; De Saxce terms per contact */
+  double *rt, *ut;         /* full: a trial point (contacts snapped to the apex) and its u */
   double *sc, *work, *res; /* K's symmetric scaling, solve workspace (refinement) */
   cpk_csc *K;              /* M + W^{-2} on a fixed pattern */
   size_t *mpos;            /* triplet k of M -> position in K->x (first nm), then the blocks */
