@@ -58,12 +58,13 @@ int main(int argc, char **argv)
     if (!strcmp(argv[i], "--tol")) s.tol = atof(argv[i + 1]);
     else if (!strcmp(argv[i], "--refresh")) s.fcipm.refresh_ratio = atof(argv[i + 1]);
     else if (!strcmp(argv[i], "--max-iter")) s.max_iter = atol(argv[i + 1]);
+    else if (!strcmp(argv[i], "--verbose")) s.verbose = atoi(argv[i + 1]);
     else if (!strcmp(argv[i], "--linearize")) s.fcipm.linearize = atoi(argv[i + 1]);
     else if (!strcmp(argv[i], "--step")) s.fcipm.step_fraction = atof(argv[i + 1]);
     else break;
   }
   if (i >= argc) {
-    fprintf(stderr, "usage: fcipm_fclib [--tol X] [--refresh R] [--max-iter N] [--step F] FILE.hdf5...\n");
+    fprintf(stderr, "usage: fcipm_fclib [--tol X] [--refresh R] [--max-iter N] [--step F] [--linearize 0|1] [--verbose V] FILE.hdf5...\n");
     return 2;
   }
   for (; i < argc; i++) run(argv[i], &s);

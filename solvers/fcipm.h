@@ -42,6 +42,7 @@ typedef struct fcipm_state {
   double tol, best_res, gain_ref; /* tolerance, best residual, best at the last 10% gain */
   long inner, outer, factorizations, regularizations;
   double ds;               /* change of s at the last refresh */
+  double floor;            /* centering floor factor in force (FCIPM_FLOOR, 0 once dropped) */
   double mu_c, step;       /* last mean complementarity x.y / nc, step length */
 } fcipm_state;
 
