@@ -10,10 +10,11 @@
  * Outer loop: s_c = mu_c |u_T,c| is frozen, and the primal-dual
  * predictor-corrector iterations (fcipm_newton.c) work on the convex
  * second-order-cone complementarity problem this leaves. s is refreshed
- * from the current iterate whenever the inner problem is solved as well as
- * the fixed point has converged (see refresh_due). The library's cone
- * residual (cpk_fc_residual) is checked at every iterate, and only it decides
- * `solved`.
+ * from the current iterate at every iteration when the Newton matrix carries
+ * its derivative (settings.fcipm.linearize, the default), else whenever the
+ * inner problem is solved as well as the fixed point has converged (see
+ * refresh_due). The library's cone residual (cpk_fc_residual) is checked at
+ * every iterate, and only it decides `solved`.
  */
 
 /*
@@ -36,11 +37,11 @@ static long fcipm_default_max_iter(const cpk_problem *p)
   return 500;
 }
 
-#define FCIPM_NVECS 15
+#define FCIPM_NVECS 13
 static void state_vectors(fcipm_state *S, double **v[FCIPM_NVECS])
 {
-  double **all[FCIPM_NVECS] = {&S->x,   &S->y,  &S->dx,  &S->dy,   &S->ax,   &S->ay,  &S->b,  &S->rp,
-                               &S->rhs, &S->t,  &S->lam, &S->sc,   &S->work, &S->res, &S->rscale};
+  double **all[FCIPM_NVECS] = {&S->x,  &S->y,   &S->dx, &S->dy,   &S->ax,  &S->ay,    &S->rp,
+                               &S->t,  &S->lam, &S->sc, &S->work, &S->res, &S->rscale};
   memcpy(v, all, sizeof all);
 }
 
@@ -54,7 +55,6 @@ static void fcipm_free(void *vs)
   double *full[] = {S->r,     S->u,     S->rbest, S->s,  S->snew, S->winv,
                     S->w2inv, S->mval, S->g,     S->rt, S->ut};
   free(S->mrow);
-  free(S->mcol);
   free(S->lsrc);
   for (size_t v = 0; v < sizeof full / sizeof full[0]; v++) free(full[v]);
   free(S->cstart);
@@ -175,7 +175,6 @@ void fcipm_evaluate(fcipm_state *S, const cpk_problem *p)
     for (size_t j = 1; j < d; j++) S->g[c * d + j] = ut > 1e-14 * (1.0 + fabs(uc[0])) ? uc[j] / ut : 0.0;
     for (size_t j = 0; j < S->csize[c]; j++) {
       size_t k = S->cstart[c] + j;
-      S->b[k] = S->rscale[k] * (p->q[S->ridx[k]] + (j ? 0.0 : S->s[c]));
       S->rp[k] = S->y[k] - S->rscale[k] * (S->u[S->ridx[k]] + (j ? 0.0 : S->s[c]));
     }
   }
@@ -220,9 +219,10 @@ static void start(fcipm_state *S, const cpk_problem *p, const cpk_settings *s)
   memset(S->s, 0, S->nc * sizeof *S->s);
   if (s->z0)
     for (size_t k = 0; k < S->nr; k++) S->x[k] = s->z0[S->ridx[k]] / S->rscale[k];
-  fcipm_evaluate(S, p); /* u at the warm point, s = 0 */
+  fcipm_evaluate(S, p); /* u at the warm point (or 0), and s from it */
   memcpy(S->s, S->snew, S->nc * sizeof *S->s);
-  for (size_t k = 0; k < S->nr; k++) S->y[k] = s->z0 ? S->y[k] - S->rp[k] : 0.0;
+  fcipm_evaluate(S, p); /* y = 0 now: rp = -D (u + s e_n) */
+  for (size_t k = 0; k < S->nr; k++) S->y[k] = s->z0 ? -S->rp[k] : 0.0;
   push_inside(S, S->x, s->z0 ? 1e-2 * fmax(xi_x, inf_norm(S->nr, S->x)) : xi_x);
   push_inside(S, S->y, s->z0 ? 1e-2 * fmax(xi_y, inf_norm(S->nr, S->y)) : xi_y);
   fcipm_evaluate(S, p);
@@ -246,7 +246,8 @@ static int refresh_due(const fcipm_state *S, const cpk_settings *s, double ds)
   if (ds == 0.0) return 0;
   double xm = inf_norm(S->nr, S->x);
   double err = fmax(inf_norm(S->nr, S->rp), xm > 0.0 ? S->mu_c / xm : 0.0);
-  return S->linearize || s->fcipm.refresh_ratio == 0.0 || err <= s->fcipm.refresh_ratio * ds || err <= 1e-2 * S->tol;
+  return S->linearize || s->fcipm.refresh_ratio == 0.0 || err <= s->fcipm.refresh_ratio * ds ||
+         err <= 1e-2 * S->tol;
 }
 
 /* Notes the residual of the current iterate; returns 1 when it is the best by a margin that resets the stall count. */

@@ -25,7 +25,7 @@ typedef struct fcipm_state {
   size_t *ridx;            /* reduced k -> full index */
   double *rscale;          /* reduced k -> D entry (1 normal, mu tangential) */
   double *x, *y, *dx, *dy, *ax, *ay; /* iterate, direction, predictor direction */
-  double *b, *rp, *rhs, *t, *lam;    /* y target b, feasibility residual, Newton rhs, scaled targets, lambda */
+  double *rp, *t, *lam;    /* feasibility residual y - M x - b, scaled complementarity targets, lambda */
   double *winv, *w2inv;    /* per cone: W^{-1} and W^{-2} (dense FCIPM_BLK blocks) */
   double *r, *u, *rbest, *s, *snew; /* full r = D x, u = W r + q, best r; De Saxce terms per contact */
   double *rt, *ut;         /* full: a trial point (contacts snapped to the apex) and its u */
@@ -34,7 +34,7 @@ typedef struct fcipm_state {
   size_t *mpos;            /* triplet k of M -> position in K->x (first nm), then the blocks */
   double *mval;            /* values of M's triplets (rscale_i W_ij rscale_j) */
   size_t nm, nblk, nl;     /* triplets of M, of the blocks, of the linearized De Saxce term */
-  cpk_int *mrow, *mcol;    /* reduced row and column of each M triplet */
+  cpk_int *mrow;           /* reduced row of each M triplet */
   size_t *lsrc;            /* linearized triplet l -> the M triplet it scales */
   double *g;               /* full: u_T / |u_T| per contact (0 on normals and when |u_T| is tiny) */
   int linearize;           /* settings.fcipm.linearize */

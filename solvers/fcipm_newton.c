@@ -87,16 +87,15 @@ int fcipm_build_system(fcipm_state *S, const cpk_problem *p)
   S->mval = cpk_alloc_array(S->nm ? S->nm : 1, sizeof *S->mval);
   S->lsrc = cpk_alloc_array(S->nm ? S->nm : 1, sizeof *S->lsrc);
   S->mrow = cpk_alloc_array(S->nm ? S->nm : 1, sizeof *S->mrow);
-  S->mcol = cpk_alloc_array(S->nm ? S->nm : 1, sizeof *S->mcol);
-  ti = cpk_alloc_array(2 * S->nm + S->nblk, sizeof *ti); /* nm <= n^2: no overflow in practice */
+  /* nm <= nnz(W), an existing allocation: 2 nm + nblk cannot wrap, and the byte count is checked */
+  ti = cpk_alloc_array(2 * S->nm + S->nblk, sizeof *ti);
   tj = cpk_alloc_array(2 * S->nm + S->nblk, sizeof *tj);
-  if (!S->mval || !S->lsrc || !S->mrow || !S->mcol || !ti || !tj) {
+  if (!S->mval || !S->lsrc || !S->mrow || !ti || !tj) {
     rc = CPK_ENOMEM;
     goto done;
   }
   m_triplets(S, W, fmap, ti, tj);
   memcpy(S->mrow, ti, S->nm * sizeof *ti);
-  memcpy(S->mcol, tj, S->nm * sizeof *tj);
   block_triplets(S, ti + S->nm, tj + S->nm);
   total += S->linearize ? linear_triplets(S, p->cone_dim, ti, tj) : 0;
   rc = cpk_csc_pattern((cpk_int)S->nr, (cpk_int)S->nr, total, ti, tj, &S->K, &S->mpos);

@@ -254,6 +254,22 @@ static void test_statuses(const cpk_settings *base)
   cpk_problem_free(p);
 }
 
+/* A warm start at the answer of a nearby problem: solved, and checked. */
+static void test_warm_start(const cpk_settings *base)
+{
+  double q[] = {-1, 2, 0}, r0[] = {1.1, -0.4, 0.05};
+  cpk_problem *p = one_contact(3, 0.5, q);
+  cpk_settings s = *base;
+  cpk_status st;
+  s.z0 = r0;
+  cpk_result *r = solve(p, &s, &st);
+  t_ok(r && st == CPK_STATUS_SOLVED && fabs(r->z[0] - 1) < 1e-6 && fabs(r->z[1] + 0.5) < 1e-6 &&
+           t_is_fc_solution(p, r->z, CHECK_TOL),
+       "warm start near the answer: solved in %ld iterations", r ? r->iterations : -1);
+  cpk_result_free(r);
+  cpk_problem_free(p);
+}
+
 static void test_refused(void)
 {
   cpk_settings s;
@@ -297,6 +313,7 @@ int main(void)
   test_random(&s);
   test_fclib(&s);
   test_statuses(&s);
+  test_warm_start(&s);
   test_refused();
   s.fcipm.linearize = 0; /* the plain fixed point on s */
   t_diag("with the plain fixed point (linearize = 0):");
