@@ -254,6 +254,31 @@ static void test_statuses(const cpk_settings *base)
   cpk_problem_free(p);
 }
 
+/*
+ * A nonsymmetric W with a positive definite symmetric part (a skew part
+ * added): the inner problem is still monotone and W is used as given.
+ */
+static void test_nonsymmetric(const cpk_settings *s)
+{
+  unsigned long seed = t_seed() + 7;
+  int ok = 1;
+  for (int k = 0; k < 6; k++) {
+    cpk_problem *p = random_problem(3, 3, 5, k % 2, &seed);
+    for (size_t i = 0; p && p->M->format == CPK_MATRIX_DENSE && i < p->n; i++)
+      for (size_t j = 0; j < i; j++) {
+        double a = 0.3 * (2.0 * uniform(&seed) - 1.0);
+        *gsl_matrix_ptr(p->M->dense, i, j) += a;
+        *gsl_matrix_ptr(p->M->dense, j, i) -= a;
+      }
+    cpk_status st;
+    cpk_result *r = solve(p, s, &st);
+    if (!r || st != CPK_STATUS_SOLVED || !t_is_fc_solution(p, r->z, CHECK_TOL)) ok = 0;
+    cpk_result_free(r);
+    cpk_problem_free(p);
+  }
+  t_ok(ok, "W with a skew part (dense) or symmetric (CSC): all six solved and checked");
+}
+
 /* A warm start at the answer of a nearby problem: solved, and checked. */
 static void test_warm_start(const cpk_settings *base)
 {
@@ -314,6 +339,7 @@ int main(void)
   test_fclib(&s);
   test_statuses(&s);
   test_warm_start(&s);
+  test_nonsymmetric(&s);
   test_refused();
   s.fcipm.linearize = 0; /* the plain fixed point on s */
   t_diag("with the plain fixed point (linearize = 0):");
