@@ -111,8 +111,9 @@ done:
  * K~ = C K C with C = diag(1 / sqrt(K_jj)): near the solution the blocks
  * W^{-2} span many orders of magnitude (interior contacts -> 0, inactive ones
  * -> infinity) and the symmetric scaling keeps the backends from calling a
- * well-posed K singular. K_jj > 0: M is positive semidefinite on its diagonal
- * for the problems this method is for, and W^{-2} is positive definite.
+ * well-posed K singular. The scale comes from the diagonal of M + W^{-2},
+ * positive (M_jj >= 0 is checked at alloc, W^{-2} is positive definite),
+ * before the linearized De Saxce rows, of any sign, are added.
  */
 static void assemble(fcipm_state *S, double shift)
 {
