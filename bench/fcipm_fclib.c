@@ -35,16 +35,18 @@ static void run(const char *path, const cpk_settings *s)
   }
   double t0 = cpk_wtime();
   int rc = cpk_solve(p, "fcipm", s, r, &err);
-  double t = cpk_wtime() - t0, outer = 0, fact = 0;
+  double t = cpk_wtime() - t0, outer = 0, fact = 0, ft = 0;
+  cpk_result_get_stat(r, "factor_time_s", &ft);
   cpk_result_get_stat(r, "outer_iterations", &outer);
   cpk_result_get_stat(r, "factorizations", &fact);
   const char *base = strrchr(path, '/');
   if (rc)
     printf("%-45s error %s\n", base ? base + 1 : path, err.message);
   else
-    printf("%-45s nc %5zu  %-14s merit %9.2e  res %9.2e  inner %4ld outer %4.0f fact %4.0f  %8.4f s  %s\n",
+    printf("%-45s nc %5zu  %-14s merit %9.2e  res %9.2e  inner %4ld outer %4.0f fact %4.0f  %8.4f s"
+           " (factor %.4f s)  %s\n",
            base ? base + 1 : path, p->nc, cpk_status_name(r->status), cpk_fc_merit(p, r->z, r->w),
-           r->residual, r->iterations, outer, fact, t, r->message);
+           r->residual, r->iterations, outer, fact, t, ft, r->message);
   cpk_result_free(r);
   cpk_problem_free(p);
 }

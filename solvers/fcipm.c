@@ -300,6 +300,9 @@ static void stats(const fcipm_state *S, cpk_result *r)
   cpk_result_set_stat(r, "complementarity", S->mu_c);
   cpk_result_set_stat(r, "last_step", S->step);
   cpk_result_set_stat(r, "floor_dropped", S->floor == 0.0);
+  cpk_linsys_stats ls;
+  cpk_linsys_get_stats(S->ls, &ls);
+  cpk_result_set_stat(r, "factor_time_s", ls.factor_time_s);
 }
 
 /* The iterations; the outcome in r->status and r->message. */
