@@ -206,6 +206,9 @@ static void push_inside(fcipm_state *S, double *x, double margin)
 static void start(fcipm_state *S, const cpk_problem *p, const cpk_settings *s)
 {
   double qs = 0.0, dmax = 0.0;
+  S->run_best = S->gain_ref = INFINITY;
+  S->mu_c = S->step = S->ds = 0.0;
+  S->floor = FCIPM_FLOOR;
   for (size_t k = 0; k < S->nr; k++) {
     size_t i = S->ridx[k];
     qs = fmax(qs, fabs(S->rscale[k] * p->q[i]));
@@ -250,13 +253,16 @@ static int refresh_due(const fcipm_state *S, const cpk_settings *s, double ds)
          err <= 1e-2 * S->tol;
 }
 
-/* Notes the residual of the current iterate; returns 1 when it is the best by a margin that resets the stall count. */
+/* Notes the residual of the current iterate; returns 1 when it is this run's best by a margin that resets the stall count. */
 static int note(fcipm_state *S, const cpk_problem *p, double *res)
 {
   *res = cpk_fc_residual(p, S->r, S->u);
-  if (!(*res < S->best_res)) return 0;
-  S->best_res = *res;
-  memcpy(S->rbest, S->r, S->n * sizeof *S->r);
+  if (*res < S->best_res) {
+    S->best_res = *res;
+    memcpy(S->rbest, S->r, S->n * sizeof *S->r);
+  }
+  if (!(*res < S->run_best)) return 0;
+  S->run_best = *res;
   if (!(*res < 0.9 * S->gain_ref)) return 0;
   S->gain_ref = *res;
   return 1;
@@ -300,6 +306,7 @@ static void stats(const fcipm_state *S, cpk_result *r)
   cpk_result_set_stat(r, "complementarity", S->mu_c);
   cpk_result_set_stat(r, "last_step", S->step);
   cpk_result_set_stat(r, "floor_dropped", S->floor == 0.0);
+  cpk_result_set_stat(r, "fallback", S->fallback);
   cpk_linsys_stats ls;
   cpk_linsys_get_stats(S->ls, &ls);
   cpk_result_set_stat(r, "factor_time_s", ls.factor_time_s);
@@ -321,6 +328,7 @@ static int iterate(fcipm_state *S, const cpk_problem *p, const cpk_settings *s, 
     int stop = cpk_monitor_iteration(mon, S->inner, res);
     if (stop) {
       r->status = (cpk_status)stop;
+      S->stopped = 1;
       return CPK_OK;
     }
     if (S->floor > 0.0 && since_gain > FCIPM_FLOOR_WINDOW) {
@@ -363,11 +371,18 @@ static int fcipm_solve(void *vs, const cpk_problem *p, const cpk_settings *s, cp
   if (p->nc == 0) return CPK_OK;
   S->tol = cpk_problem_tolerance(p, s->tol);
   S->inner = S->outer = S->factorizations = S->regularizations = 0;
-  S->best_res = S->gain_ref = INFINITY;
-  S->mu_c = S->step = S->ds = 0.0;
-  S->floor = FCIPM_FLOOR;
+  S->best_res = INFINITY;
+  S->linearize = s->fcipm.linearize;
+  S->stopped = S->fallback = 0;
   start(S, p, s);
   int rc = iterate(S, p, s, mon, r);
+  if (!rc && r->status == CPK_STATUS_STALLED && !S->stopped && S->linearize) {
+    S->linearize = 0; /* the two variants fail on different problems: try the other */
+    S->fallback = 1;
+    r->message[0] = '\0';
+    start(S, p, s);
+    rc = iterate(S, p, s, mon, r);
+  }
   memcpy(r->z, S->rbest, S->n * sizeof *r->z);
   r->iterations = S->inner;
   stats(S, r);

@@ -37,9 +37,11 @@ typedef struct fcipm_state {
   cpk_int *mrow;           /* reduced row of each M triplet */
   size_t *lsrc;            /* linearized triplet l -> the M triplet it scales */
   double *g;               /* full: u_T / |u_T| per contact (0 on normals and when |u_T| is tiny) */
-  int linearize;           /* settings.fcipm.linearize */
+  int linearize;           /* the linearized De Saxce term is in use (settings.fcipm.linearize, 0 in the fallback) */
   cpk_linsys *ls;
-  double tol, best_res, gain_ref; /* tolerance, best residual, best at the last 10% gain */
+  double tol, best_res;    /* tolerance, best residual of the solve */
+  double run_best, gain_ref; /* this run's best residual, and its value at the last 10% gain */
+  int stopped, fallback;   /* the monitor stopped the run; the plain fixed point took over */
   long inner, outer, factorizations, regularizations;
   double ds;               /* change of s at the last refresh */
   double floor;            /* centering floor factor in force (FCIPM_FLOOR, 0 once dropped) */

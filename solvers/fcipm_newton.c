@@ -132,7 +132,7 @@ static void assemble(fcipm_state *S, double shift)
         S->sc[j] = 1.0 / sqrt(kj > 0.0 && isfinite(kj) ? kj : 1.0);
         K->x[t] += shift * fabs(kj);
       }
-  for (size_t l = 0; l < S->nl; l++, k++) {
+  for (size_t l = 0; S->linearize && l < S->nl; l++, k++) {
     size_t src = S->lsrc[l];
     K->x[S->mpos[k]] += S->g[S->ridx[S->mrow[src]]] * S->mval[src];
   }
