@@ -76,6 +76,7 @@ typedef struct cpk_settings {
     double local_tol;        /**< nsgs: target of the one-contact solver on the contact's natural map, relative to max(1, ||q||_inf) as tol is; tol / 10 is used when smaller (default 1e-12) */
     long local_max_iter;     /**< nsgs: Newton iterations of the one-contact solver per start (default 50, at most CPK_MAX_NSGS_LOCAL_MAX_ITER; its projection fallback gets 20 times as many) */
   } nsgs;
+  struct {
     double step_fraction;    /**< fcipm: fraction in (0, 1) of the way to the cones' boundary a step goes (default 0.99) */
     double refresh_ratio;    /**< fcipm: the De Saxce terms s = mu |u_T| are refreshed when the inner (convex) problem's error is at most this times the change of s; 0 = at every iteration (default CPK_DEFAULT_FCIPM_REFRESH); used when linearize = 0 */
     int linearize;           /**< fcipm: 1 (default) = the Newton matrix carries the derivative of the De Saxce term (s refreshed every iteration; faster, K nonsymmetric); 0 = plain fixed point on s */
