@@ -85,6 +85,15 @@ static const char *step_solver(const cpk_world *w)
   return NULL;
 }
 
+/* The fallback: the scene's; behind the cone default, SIM_CONE_FALLBACK (it completes
+ * the scenes where nsgs reaches its iteration limit); else none (""). */
+static const char *step_fallback(const cpk_world *w)
+{
+  const cpk_sim_settings *S = &w->settings;
+  if (S->fallback[0] || S->solver[0] || !step_solver(w)) return S->fallback;
+  return cpk_solver_find(SIM_CONE_FALLBACK) ? SIM_CONE_FALLBACK : "";
+}
+
 static const char *pick_solver(const char *solver, const cpk_problem *p)
 {
   if (solver) return solver;
@@ -127,12 +136,12 @@ int sim_solve(cpk_world *w, const cpk_problem *p, const double *z0, const char *
               const char *what, cpk_result *r, long *iterations, int *fallbacks, cpk_error *err)
 {
   cpk_settings set = w->settings.solve;
+  const char *fb = step_fallback(w);
   set.z0 = z0;
   int rc = cpk_solve(p, solver, &set, r, err);
-  if (!rc && r->status != CPK_STATUS_SOLVED && w->settings.fallback[0] &&
-      strcmp(w->settings.fallback, solver) != 0 &&
-      cpk_solver_accepts(cpk_solver_find(w->settings.fallback), p)) {
-    solver = w->settings.fallback; /* same start point, the other method */
+  if (!rc && r->status != CPK_STATUS_SOLVED && fb[0] && strcmp(fb, solver) != 0 &&
+      cpk_solver_accepts(cpk_solver_find(fb), p)) {
+    solver = fb; /* same start point, the other method */
     *iterations += r->iterations;  /* the failed attempt's work counts too */
     rc = cpk_solve(p, solver, &set, r, err);
     *fallbacks += !rc && r->status == CPK_STATUS_SOLVED;
@@ -195,7 +204,7 @@ static int solve_compiled(cpk_world *w, const cpk_body *pose, const sim_geom *g,
 static int solve_system(cpk_world *w, const cpk_body *pose, const sim_geom *g, size_t ng,
                         const double *psi, solve_out *o, cpk_error *err)
 {
-  const char *solver = step_solver(w), *fb = w->settings.fallback;
+  const char *solver = step_solver(w), *fb = step_fallback(w);
   const char *model = w->settings.model;
   cpk_problem_form f = w->settings.compile.form;
   int rc = solve_compiled(w, pose, g, ng, psi, solver, o, err);

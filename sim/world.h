@@ -65,8 +65,10 @@ int sim_state_finite(const cpk_body *bodies, size_t nb);
 
 /* The stepper's own model name: seed 003's geometrically implicit compliant step. */
 #define SIM_MODEL_KV_IMPLICIT "kelvin-voigt-implicit"
-/* Default solver of point-coulomb and elliptic-torsional (their cone form). */
+/* Default solver of point-coulomb and elliptic-torsional (their cone form), and the
+ * fallback behind it when the scene names neither. */
 #define SIM_CONE_SOLVER "nsgs"
+#define SIM_CONE_FALLBACK "fcipm"
 
 /* Find the contacts of the world at its current poses (gap <= margin).
  * *geoms is reallocated by the callee; *n receives the count. */

@@ -172,7 +172,8 @@ static void report_text(FILE *f, cpk_scene *scene, const cpk_world *w, const run
           steps, cpk_world_time(w), wall, steps ? 1e3 * wall / (double)steps : 0.0, R->iterations,
           R->max_contacts);
   if (R->fallbacks)
-    fprintf(f, "%ld solves finished by the fallback solver %s\n", R->fallbacks, S->fallback);
+    fprintf(f, "%ld solves finished by the fallback solver %s\n", R->fallbacks,
+            S->fallback[0] ? S->fallback : "(the default, fcipm)");
   if (R->physics_failures)
     fprintf(f, "%ld solves failed the physical check (first: %s)\n", R->physics_failures,
             R->physics_message);
