@@ -123,14 +123,22 @@ static void test_suites(cpk_bench_suite *warm, cpk_bench_suite *cold)
 static const char *stepper_solver(const cpk_sim_settings *st, const cpk_problem *p)
 {
   if (st->solver[0]) return st->solver;
+  if (p->kind == CPK_KIND_FRICTION_CONE) return "nsgs"; /* the cone form's default */
   return p->kind == CPK_KIND_NONLINEAR_MCP ? "fbnewton" : "lemke";
 }
 
-/* Another solver that accepts the problem: the first of lemke, fbnewton, ipm not `not`. */
+/* An independent check of z for either kind of problem. */
+static int is_solution(const cpk_problem *p, const double *z)
+{
+  if (p->kind == CPK_KIND_FRICTION_CONE) return t_is_fc_solution(p, z, 1e-6);
+  return t_is_mcp_solution(p, z, 1e-6);
+}
+
+/* Another solver that accepts the problem: the first of lemke, fbnewton, ipm, fcipm not `not`. */
 static const char *other_solver(const cpk_problem *p, const char *not)
 {
-  static const char *const names[] = {"lemke", "fbnewton", "ipm"};
-  for (size_t i = 0; i < 3; i++) {
+  static const char *const names[] = {"lemke", "fbnewton", "ipm", "fcipm"};
+  for (size_t i = 0; i < 4; i++) {
     const cpk_solver_type *T = cpk_solver_find(names[i]);
     if (T && strcmp(names[i], not) != 0 && cpk_solver_accepts(T, p)) return names[i];
   }
@@ -192,7 +200,7 @@ static void check_instance(const cpk_bench_instance *in)
   double *z = cpk_alloc_array(p->n, sizeof *z), P[4 * MAX_CONTACTS], scale = 1, tol = st->solve.tol;
   const char *name = stepper_solver(st, p), *other = other_solver(p, name);
   int ok = z && b.size <= MAX_CONTACTS && solve(p, name, st->solve, b.z0, z, NULL);
-  t_ok(ok && t_is_mcp_solution(p, z, 1e-6), "%s: %s solves it from z0", in->name, name);
+  t_ok(ok && is_solution(p, z), "%s: %s solves it from z0", in->name, name);
   ok = ok && cpk_varmap_impulses(b.ctx, z, P) == CPK_OK;
   if (st->implicit_iterations > 0) {
     t_diag("%s: implicit geometry: the step re-solves after this first solve; not compared",
@@ -209,7 +217,7 @@ static void check_instance(const cpk_bench_instance *in)
     cpk_settings set;
     cpk_settings_default(&set);
     ok = z && solve(p, other, set, b.z0, z, NULL);
-    t_ok(ok && t_is_mcp_solution(p, z, 1e-6), "%s: %s solves it too", in->name, other);
+    t_ok(ok && is_solution(p, z), "%s: %s solves it too", in->name, other);
   }
   free(z);
   cpk_scene_free(scene);
