@@ -115,6 +115,28 @@ static void test_one_contact(void)
   one_contact("dim 4 separating", 4, I4, q4sep, 0.5, sep4);
 }
 
+/*
+ * A nearly rank-one block (a a' + 1e-5 I, a random) with mu = 1.24: the answer slides
+ * with r ~ 1e4, and Newton on the Alart-Curnier function fails from every start;
+ * the search over slip directions finds it.
+ */
+static void test_ill_conditioned_contact(void)
+{
+  const double W[9] = {0.09582843168743381, 0.23598200501934541, 0.15597113427388418,
+                       0.23598200501934541, 0.58118739679362275, 0.38412631414337511,
+                       0.15597113427388418, 0.38412631414337511, 0.2538963796689796};
+  const double q[3] = {-0.0070367851294577122, 0.57233504531905055, -0.24396732542663813};
+  double mu = 1.2411022595129906;
+  cpk_problem *p = cone_problem(3, 1, W, q, &mu, 0);
+  cpk_result *r = p ? run(p, NULL, 1e-10) : NULL;
+  t_ok(r && r->status == CPK_STATUS_SOLVED && stat_of(r, "local_failures") == 0,
+       "ill-conditioned one-contact block: solved (residual %.3g, r_n %.6g)", r ? r->residual : NAN,
+       r ? r->z[0] : NAN);
+  t_ok(r && t_is_fc_solution(p, r->z, 1e-8), "ill-conditioned block: the Coulomb law holds");
+  cpk_result_free(r);
+  cpk_problem_free(p);
+}
+
 /* W_nn = 0 with q_n < 0: no reaction helps; the contact is given up and the status says so. */
 static void test_degenerate_block(void)
 {
@@ -391,6 +413,7 @@ static void test_settings(void)
 int main(void)
 {
   test_one_contact();
+  test_ill_conditioned_contact();
   test_degenerate_block();
   test_random();
   test_cycling();
