@@ -24,7 +24,8 @@ static cpk_problem *load(const char *path)
   }
   double *mu = malloc((s->nc ? s->nc : 1) * sizeof *mu);
   for (size_t c = 0; mu && c < s->nc; c++) mu[c] = s->contacts[c].mu;
-  if (mu && !cpk_matrix_from_csc(s->W, &W)) cpk_problem_alloc_friction_cone(W, s->q, s->dim, mu, &p);
+  if (mu && !cpk_matrix_from_csc(s->W, &W))
+    cpk_problem_alloc_friction_cone(W, s->q, s->dim, mu, &p);
   if (!p) fprintf(stderr, "%s: not a friction-cone problem\n", path);
   cpk_matrix_free(W);
   free(mu);

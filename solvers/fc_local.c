@@ -65,7 +65,8 @@ static int cramer_solve(size_t d, const double *A, const double *b, double *x)
     y[0] = A[3] * b[0] - A[1] * b[1];
     y[1] = A[0] * b[1] - A[2] * b[0];
   } else {
-    double c0 = A[4] * A[8] - A[5] * A[7], c1 = A[5] * A[6] - A[3] * A[8], c2 = A[3] * A[7] - A[4] * A[6];
+    double c0 = A[4] * A[8] - A[5] * A[7], c1 = A[5] * A[6] - A[3] * A[8];
+    double c2 = A[3] * A[7] - A[4] * A[6];
     det = A[0] * c0 + A[1] * c1 + A[2] * c2;
     y[0] = c0 * b[0] + (A[2] * A[7] - A[1] * A[8]) * b[1] + (A[1] * A[5] - A[2] * A[4]) * b[2];
     y[1] = c1 * b[0] + (A[0] * A[8] - A[2] * A[6]) * b[1] + (A[2] * A[3] - A[0] * A[5]) * b[2];
@@ -281,12 +282,18 @@ static double sliding_reaction(const local_problem *L, const double *t, double *
   return a;
 }
 
-/* a (u_T x t) at angle theta: continuous in theta, zero where the slip is along t. */
-static double sliding_mismatch(const local_problem *L, double theta, double *r, double *a)
+/* Keep the sliding reaction for direction t when it is one: r_n > 0 and the slip along t. */
+static void keep_if_sliding(const local_problem *L, const double *t, double *best, double *best_res)
 {
-  double t[2] = {cos(theta), sin(theta)}, slip, cross;
-  *a = sliding_reaction(L, t, r, &slip, &cross);
-  return *a * cross;
+  double r[DMAX], slip, cross;
+  if (sliding_reaction(L, t, r, &slip, &cross) > 0.0 && slip >= 0.0) keep_best(L, r, best, best_res);
+}
+
+/* a (u_T x t) at angle theta: continuous in theta, zero where the slip is along t. */
+static double sliding_mismatch(const local_problem *L, double theta)
+{
+  double t[2] = {cos(theta), sin(theta)}, r[DMAX], slip, cross;
+  return sliding_reaction(L, t, r, &slip, &cross) * cross;
 }
 
 /*
@@ -297,30 +304,29 @@ static double sliding_mismatch(const local_problem *L, double theta, double *r, 
  */
 static void sliding_by_direction(const local_problem *L, double *best, double *best_res)
 {
-  double r[DMAX], slip, cross, a;
   if (L->dim == 2) {
     for (int sgn = -1; sgn <= 1; sgn += 2) {
       double t = sgn;
-      if (sliding_reaction(L, &t, r, &slip, &cross) > 0.0 && slip >= 0.0) keep_best(L, r, best, best_res);
+      keep_if_sliding(L, &t, best, best_res);
     }
     return;
   }
   if (L->dim != 3) return;
-  double step = 2.0 * M_PI / SLIDE_GRID, lo = 0.0, flo = sliding_mismatch(L, lo, r, &a);
+  double step = 2.0 * M_PI / SLIDE_GRID, lo = 0.0, flo = sliding_mismatch(L, lo);
   for (int i = 1; i <= SLIDE_GRID; i++) {
-    double hi = i * step, fhi = sliding_mismatch(L, hi, r, &a), x = lo, fx = flo;
+    double hi = i * step, fhi = sliding_mismatch(L, hi), x = lo;
     if ((flo < 0.0) != (fhi < 0.0) || fhi == 0.0) {
       double l = lo, h = hi, fl = flo;
       for (int b = 0; b < SLIDE_BISECTIONS; b++) {
         x = 0.5 * (l + h);
-        fx = sliding_mismatch(L, x, r, &a);
+        double fx = sliding_mismatch(L, x);
         if ((fx < 0.0) == (fl < 0.0)) {
           l = x;
           fl = fx;
         } else h = x;
       }
       double t[2] = {cos(x), sin(x)};
-      if (sliding_reaction(L, t, r, &slip, &cross) > 0.0 && slip >= 0.0) keep_best(L, r, best, best_res);
+      keep_if_sliding(L, t, best, best_res);
     }
     lo = hi;
     flo = fhi;

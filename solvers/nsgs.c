@@ -127,7 +127,8 @@ static void update_contact(nsgs_state *S, const cpk_problem *p, const cpk_settin
     for (size_t j = 0; j < d; j++) qc[i] -= Wc[i * d + j] * rc[j];
     rn[i] = rc[i];
   }
-  fc_local_status st = fc_local_solve(d, p->mu[c], Wc, qc, rn, local_tol, s->nsgs.local_max_iter, &res);
+  fc_local_status st =
+      fc_local_solve(d, p->mu[c], Wc, qc, rn, local_tol, s->nsgs.local_max_iter, &res);
   if (st != FC_LOCAL_SOLVED) n->local_failures++;
   if (st == FC_LOCAL_DEGENERATE) n->degenerate++;
   if (n->omega != 1.0) {
@@ -213,7 +214,8 @@ static void damp(nsgs_state *S, const cpk_problem *p, double *r, nsgs_counts *n,
 }
 
 /* A failed solve hands back the best iterate seen, with u to match. */
-static void restore_best(nsgs_state *S, const cpk_problem *p, double *r, double best_res, double res)
+static void restore_best(nsgs_state *S, const cpk_problem *p, double *r, double best_res,
+                         double res)
 {
   if (!(best_res < res)) return;
   memcpy(r, S->best, p->n * sizeof *r);
@@ -245,7 +247,8 @@ static int nsgs_solve(void *vs, const cpk_problem *p, const cpk_settings *s, cpk
     res = residual(S, p, z, tol, sweeps % NSGS_REFRESH == 0);
     if (!isfinite(res) || res > NSGS_DIVERGED * (1.0 + first)) {
       r->status = CPK_STATUS_STALLED;
-      snprintf(r->message, sizeof r->message, "diverged: residual %.3g after %ld sweeps", res, sweeps);
+      snprintf(r->message, sizeof r->message, "diverged: residual %.3g after %ld sweeps", res,
+               sweeps);
       break;
     }
     if (res < best_res) {

@@ -91,7 +91,8 @@ static void test_one_contact(void)
   one_contact("dim 3 apex", 3, I3, apex_q, 0.5, apex);
   /* coupled W: r = (r_n, -mu r_n, 0), u_n = (2 - 0.5 mu) r_n - 1.75 = 0 gives r_n = 1, u_t = 3 > 0;
      W r = -q gives r = (1.857, -3.929, 0), outside the cone, so not sticking */
-  double Wc[9] = {2, 0.5, 0, 0.5, 1, 0, 0, 0, 1}, coupled_q[3] = {-1.75, 3, 0}, coupled[3] = {1, -0.5, 0};
+  double Wc[9] = {2, 0.5, 0, 0.5, 1, 0, 0, 0, 1};
+  double coupled_q[3] = {-1.75, 3, 0}, coupled[3] = {1, -0.5, 0};
   one_contact("dim 3 sliding, coupled W", 3, Wc, coupled_q, 0.5, coupled);
   /* mu = 0: r_T = 0 and 2 r_n - 4 = 0 */
   double W0[9] = {2, 1, 0, 1, 2, 0, 0, 0, 1}, fl_q[3] = {-4, 1, 1}, fl[3] = {2, 0, 0};
@@ -150,9 +151,9 @@ static void test_degenerate_block(void)
 }
 
 /* W = J J^T + eps I with J (n x m), m < n: a Delassus matrix with redundant contacts. */
-static cpk_problem *random_problem(gsl_rng *g, size_t nc, double eps, int sparse)
+static cpk_problem *random_problem(gsl_rng *g, size_t dim, size_t nc, double eps, int sparse)
 {
-  size_t n = 3 * nc, m = n / 2 + 2;
+  size_t n = dim * nc, m = n / 2 + 2;
   double *J = malloc(n * m * sizeof *J), *W = calloc(n * n, sizeof *W), *q = malloc(n * sizeof *q);
   double *mu = malloc(nc * sizeof *mu);
   cpk_problem *p = NULL;
@@ -166,11 +167,10 @@ static cpk_problem *random_problem(gsl_rng *g, size_t nc, double eps, int sparse
       }
     for (size_t c = 0; c < nc; c++) {
       mu[c] = 0.1 + 0.9 * gsl_rng_uniform(g);
-      q[3 * c] = 2 * gsl_rng_uniform(g) - 1.5; /* most contacts pressed */
-      q[3 * c + 1] = 2 * gsl_rng_uniform(g) - 1;
-      q[3 * c + 2] = 2 * gsl_rng_uniform(g) - 1;
+      q[dim * c] = 2 * gsl_rng_uniform(g) - 1.5; /* most contacts pressed */
+      for (size_t k = 1; k < dim; k++) q[dim * c + k] = 2 * gsl_rng_uniform(g) - 1;
     }
-    p = cone_problem(3, nc, W, q, mu, sparse);
+    p = cone_problem(dim, nc, W, q, mu, sparse);
   }
   free(J);
   free(W);
@@ -189,7 +189,8 @@ static void test_random(void)
     size_t nc = 1 + (size_t)(t % 8);
     double eps = t % 3 == 0 ? 1e-3 : 0.1;
     gsl_rng *g1 = gsl_rng_clone(g);
-    cpk_problem *pd = random_problem(g, nc, eps, 0), *ps = random_problem(g1, nc, eps, 1);
+    size_t dim = t < 16 ? 3 : 2 + (size_t)(t % 2) * 2; /* the last 8 trials: dim 2 and 4 */
+    cpk_problem *pd = random_problem(g, dim, nc, eps, 0), *ps = random_problem(g1, dim, nc, eps, 1);
     gsl_rng_free(g1);
     cpk_settings st;
     cpk_settings_default(&st);
@@ -205,8 +206,10 @@ static void test_random(void)
       else t_diag("seed %lu trial %d: solved but the law fails", seed, t);
     }
     if (rd && rd->status != CPK_STATUS_SOLVED)
-      t_diag("seed %lu trial %d (%zu contacts, eps %g): %s at residual %.3g after %ld sweeps, %g local failures", seed,
-             t, nc, eps, cpk_status_name(rd->status), rd->residual, rd->iterations, stat_of(rd, "local_failures"));
+      t_diag("seed %lu trial %d (%zu contacts of %zu, eps %g): %s at residual %.3g after %ld "
+             "sweeps, %g local failures",
+             seed, t, nc, dim, eps, cpk_status_name(rd->status), rd->residual, rd->iterations,
+             stat_of(rd, "local_failures"));
     if (rd && rd->status == CPK_STATUS_SOLVED && !(rd->residual <= rd->tolerance)) wrong++;
     if (!rd || !rs || rs->status != rd->status || max_diff(rd->z, rs->z, pd->n) > 1e-9) same = 0;
     cpk_result_free(rd);
@@ -267,7 +270,8 @@ static void fclib_file(const char *rel, double tol, long max_iter, double check_
   cpk_result *r = run(p, &s, 0);
   t_ok(r && r->status == CPK_STATUS_SOLVED, "%s: solved to %g in %ld sweeps (residual %.3g)", rel,
        tol, r ? r->iterations : -1L, r ? r->residual : NAN);
-  t_ok(r && t_is_fc_solution(p, r->z, check_tol), "%s: the Coulomb law holds to %g", rel, check_tol);
+  t_ok(r && t_is_fc_solution(p, r->z, check_tol), "%s: the Coulomb law holds to %g", rel,
+       check_tol);
   if (r) t_diag("%s: FCLIB merit %.3g", rel, cpk_fc_merit(p, r->z, r->w));
   cpk_result_free(r);
   cpk_problem_free(p);
@@ -285,7 +289,7 @@ static void test_fclib(void)
   fclib_file("data/fclib/local_problem_test.hdf5", 1e-5, 20000, 1e-4);
 }
 
-/* Started at a solution, nsgs needs at most one sweep; restarted from its own output it never gets worse. */
+/* Started at a solution, nsgs needs at most one sweep. */
 static void test_warm_start(void)
 {
   cpk_problem *p = t_fclib_problem("data/fclib/Rover1040.hdf5");
