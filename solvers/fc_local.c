@@ -286,7 +286,8 @@ static double sliding_reaction(const local_problem *L, const double *t, double *
 static void keep_if_sliding(const local_problem *L, const double *t, double *best, double *best_res)
 {
   double r[DMAX], slip, cross;
-  if (sliding_reaction(L, t, r, &slip, &cross) > 0.0 && slip >= 0.0) keep_best(L, r, best, best_res);
+  if (sliding_reaction(L, t, r, &slip, &cross) > 0.0 && slip >= 0.0)
+    keep_best(L, r, best, best_res);
 }
 
 /* a (u_T x t) at angle theta: continuous in theta, zero where the slip is along t. */
