@@ -13,6 +13,28 @@ void cpk_settings_default(cpk_settings *s)
   s->pgs.omega = 1.0;
   s->ipm.crossover = 1;
   s->newton.fb_lambda = CPK_DEFAULT_NEWTON_FB_LAMBDA;
+  s->nsn.rho = CPK_NSN_RHO_SPLIT;
+  s->nsn.nonmonotone = CPK_DEFAULT_NSN_NONMONOTONE;
+  s->nsn.restart = 1;
+  s->nsn.restart_sweeps = CPK_DEFAULT_NSN_RESTART_SWEEPS;
+}
+
+static int validate_nsn(const cpk_settings *s, cpk_error *err)
+{
+  if (s->nsn.rho < CPK_NSN_RHO_SPLIT || s->nsn.rho > CPK_NSN_RHO_UNIT)
+    return cpk_error_set(err, CPK_EINVAL,
+                         "nsn rho policy must be 0 (split), 1 (spectral) or 2 (unit) (got %d)",
+                         s->nsn.rho);
+  if (s->nsn.nonmonotone < 0 || s->nsn.nonmonotone > CPK_MAX_NEWTON_NONMONOTONE)
+    return cpk_error_set(err, CPK_EINVAL,
+                         "nsn non-monotone memory must be in 1..%d, or 0 for the default (got %d)",
+                         CPK_MAX_NEWTON_NONMONOTONE, s->nsn.nonmonotone);
+  if (s->nsn.restart != 0 && s->nsn.restart != 1)
+    return cpk_error_set(err, CPK_EINVAL, "nsn restart must be 0 or 1 (got %d)", s->nsn.restart);
+  if (s->nsn.restart_sweeps < 0)
+    return cpk_error_set(err, CPK_EINVAL, "nsn restart sweeps must be >= 1, or 0 for the default (got %ld)",
+                         s->nsn.restart_sweeps);
+  return CPK_OK;
 }
 
 int cpk_settings_validate(const cpk_settings *s, cpk_error *err)
@@ -46,5 +68,5 @@ int cpk_settings_validate(const cpk_settings *s, cpk_error *err)
   if (!(s->pgs.omega > 0.0 && s->pgs.omega < 2.0))
     return cpk_error_set(err, CPK_EINVAL, "pgs relaxation factor must be in (0, 2) (got %g)",
                          s->pgs.omega);
-  return CPK_OK;
+  return validate_nsn(s, err);
 }

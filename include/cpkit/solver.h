@@ -86,6 +86,7 @@ CPK_API extern const cpk_solver_type *cpk_solver_bdnewton;
 CPK_API extern const cpk_solver_type *cpk_solver_fbnewton;
 CPK_API extern const cpk_solver_type *cpk_solver_pgs;
 CPK_API extern const cpk_solver_type *cpk_solver_ipm;
+CPK_API extern const cpk_solver_type *cpk_solver_nsn;
 
 CPK_END_DECLS
 #endif
