@@ -22,8 +22,12 @@
 #define MAX_BACKTRACKS 40
 /* Angle test: a direction descends enough when slope <= -DESCENT_COS |grad| |d| (scale-free). */
 #define DESCENT_COS 1e-8
-/* Regularizations tried per iteration: delta = |Phi| 10^k, k = 0 .. MAX_REGULARIZE-1. */
+/*
+ * Shifts tried per iteration: delta = base 10^k, k = 0 .. MAX_REGULARIZE-2, with
+ * base = min(REGULARIZE_MAX_BASE, |Phi| / |Phi(r0)|).
+ */
 #define MAX_REGULARIZE 8
+#define REGULARIZE_MAX_BASE 1e-2
 /* Stalled: the best merit did not fall by STALL_FACTOR within STALL_WINDOW iterations. */
 #define STALL_WINDOW 30
 #define STALL_FACTOR 0.5
@@ -139,7 +143,8 @@ static int solve_shifted(nsn_state *S, double delta)
  */
 static int newton_direction(nsn_state *S, double *slope)
 {
-  double base = fmin(1.0, fmax(1e-12, sqrt(2.0 * S->merit)));
+  /* H is scale-free (rho ~ 1/W): so is delta, from the merit's decrease since the start */
+  double base = fmin(REGULARIZE_MAX_BASE, fmax(1e-12, sqrt(S->merit / S->merit0)));
   nsn_hmul(S, S->phi, S->grad, 1);
   double gn = sqrt(newton_dot(S->grad, S->grad, S->n));
   /* After a singular H, start shifted: delta ~ |Phi| keeps fast local convergence (Yamashita-Fukushima). */
@@ -388,6 +393,7 @@ static int nsn_solve(void *vs, const cpk_problem *p, const cpk_settings *s, cpk_
   S->was_singular = 0;
   for (size_t i = 0; i < S->n; i++) S->r[i] = s->z0 ? s->z0[i] : 0.0;
   evaluate(S, p);
+  S->merit0 = S->merit > 1e-300 ? S->merit : 1e-300;
   int rc = iterate(S, p, s, mon, r);
   if (r->status != CPK_STATUS_SOLVED && S->res_best < cpk_fc_residual(p, S->r, S->u)) {
     memcpy(S->r, S->rbest, S->n * sizeof *S->r);

@@ -30,6 +30,7 @@ typedef struct nsn_state {
   double hist[CPK_MAX_NEWTON_NONMONOTONE];
   int nhist, hist_cap;
   double merit;        /* 1/2 |Phi(r)|^2 */
+  double merit0;       /* merit at the start point (> 0) */
   double res_best;     /* smallest cone residual so far, at rbest */
   double window_merit; /* merit at the start of the stall window */
   long window_start;
