@@ -82,7 +82,7 @@ static int nsn_alloc(void **out, const cpk_problem *p, const cpk_settings *s, cp
   S->n = p->n;
   S->nc = p->nc;
   S->d = p->cone_dim;
-  S->hist_cap = s->nsn.nonmonotone > 0 ? s->nsn.nonmonotone : CPK_DEFAULT_NSN_NONMONOTONE;
+  S->hist_cap0 = s->nsn.nonmonotone > 0 ? s->nsn.nonmonotone : CPK_DEFAULT_NSN_NONMONOTONE;
   int rc = alloc_arrays(S);
   if (!rc) rc = cpk_matrix_to_csc(p->M, &S->W);
   if (!rc) rc = nsn_build_pattern(S);
@@ -317,10 +317,24 @@ static void reset_progress(nsn_state *S)
   S->window_start = S->iter;
 }
 
-/* Progress stopped (line search failed or the merit stalled): restart, else stop (*done). */
+/*
+ * Progress stopped (line search failed or the merit stalled). A non-monotone
+ * search can cycle between active sets: the first remedy is a monotone search
+ * from the best point so far; then restarts; else stop (*done).
+ */
 static int stuck(nsn_state *S, const cpk_problem *p, const cpk_settings *s, cpk_monitor *mon,
                  double *res, cpk_result *r, const char *why, int *done)
 {
+  if (S->hist_cap > 1) {
+    S->hist_cap = 1;
+    S->monotone_switch = 1;
+    memcpy(S->r, S->rbest, S->n * sizeof *S->r);
+    evaluate(S, p);
+    *res = S->res_best;
+    reset_progress(S);
+    *done = 0;
+    return CPK_OK;
+  }
   int moved = 0, rc = restart(S, p, s, mon, res, &moved);
   *done = !moved;
   if (rc) return rc;
@@ -376,6 +390,7 @@ static void fill_stats(const nsn_state *S, const cpk_linsys_stats *ls0, const cp
   cpk_result_set_stat(r, "linesearch_backtracks", (double)S->backtracks);
   cpk_result_set_stat(r, "regularizations", (double)S->regularizations);
   cpk_result_set_stat(r, "gradient_steps", (double)S->gradient_steps);
+  cpk_result_set_stat(r, "monotone_switch", (double)S->monotone_switch);
   cpk_result_set_stat(r, "restarts", (double)S->restarts);
   cpk_result_set_stat(r, "restart_sweeps", (double)S->restart_sweeps);
   cpk_result_set_stat(r, "merit", S->merit);
@@ -392,6 +407,8 @@ static int nsn_solve(void *vs, const cpk_problem *p, const cpk_settings *s, cpk_
   S->restarts = S->restart_sweeps = 0;
   S->res_best = INFINITY;
   S->was_singular = 0;
+  S->hist_cap = S->hist_cap0;
+  S->monotone_switch = 0;
   for (size_t i = 0; i < S->n; i++) S->r[i] = s->z0 ? s->z0[i] : 0.0;
   evaluate(S, p);
   S->merit0 = S->merit > 1e-300 ? S->merit : 1e-300;

@@ -28,7 +28,8 @@ typedef struct nsn_state {
   /* current point, trial point, direction and scratch (n each) */
   double *r, *u, *phi, *rt, *ut, *phit, *dir, *wd, *hd, *dsave, *rbest, *grad;
   double hist[CPK_MAX_NEWTON_NONMONOTONE];
-  int nhist, hist_cap;
+  int nhist, hist_cap, hist_cap0; /* memory in use, and as set (a stall switches to 1) */
+  int monotone_switch;
   double merit;        /* 1/2 |Phi(r)|^2 */
   double merit0;       /* merit at the start point (> 0) */
   double res_best;     /* smallest cone residual so far, at rbest */
