@@ -190,6 +190,36 @@ static void test_warm_start(void)
   cpk_problem_free(p);
 }
 
+/* One solver object, two solves: the second reuses UMFPACK's symbolic analysis. */
+static void test_reuse(void)
+{
+  cpk_problem *p = t_fclib_problem("data/fclib/OneObject-i1028-138.hdf5");
+  if (!p) {
+    t_ok(1, "# SKIP no HDF5");
+    return;
+  }
+  cpk_settings s;
+  cpk_solver *sv = NULL;
+  cpk_result *r = NULL;
+  cpk_error err;
+  double sym1 = -1, sym2 = -1;
+  cpk_settings_default(&s);
+  s.linsys = cpk_linsys_umfpack;
+  int ok = !cpk_solver_alloc(cpk_solver_nsn, p, &s, &sv, &err) && !cpk_result_alloc(p->n, &r) &&
+           !cpk_solver_solve(sv, r, &err) && r->status == CPK_STATUS_SOLVED &&
+           !cpk_result_get_stat(r, "symbolic_analyses", &sym1);
+  for (size_t i = 0; ok && i < p->n; i++) r->z[i] *= 1.01; /* near, not at, the solution */
+  ok = ok && !cpk_solver_set_warm_start(sv, r->z, NULL) && !cpk_solver_solve(sv, r, &err) &&
+       r->status == CPK_STATUS_SOLVED && !cpk_result_get_stat(r, "symbolic_analyses", &sym2) &&
+       t_is_fc_solution(p, r->z, 1e-6 * cpk_problem_tolerance(p, 1.0));
+  t_ok(ok && sym1 == 1 && sym2 == 0,
+       "second solve from a nearby warm start: solved in %ld iterations, symbolic analyses %g then %g",
+       r ? r->iterations : -1L, sym1, sym2);
+  cpk_result_free(r);
+  cpk_solver_free(sv);
+  cpk_problem_free(p);
+}
+
 /* Two identical contacts: W = [A A; A A] is singular and r is not unique (only r1 + r2 is). */
 static void test_redundant_contacts(void)
 {
@@ -301,6 +331,7 @@ int main(void)
   test_random();
   test_fclib_samples();
   test_warm_start();
+  test_reuse();
   test_redundant_contacts();
   test_limits();
   test_settings();
