@@ -46,7 +46,7 @@ void nsn_choose_rho(nsn_state *S, int policy);
 /* phi <- Phi(r) given u = W r + q; returns 1/2 |phi|^2 (INFINITY if not finite). */
 double nsn_phi(const nsn_state *S, const cpk_problem *p, const double *r, const double *u,
                double *phi);
-/* Ablk, Bblk <- an element of the generalized Jacobian at S->r, S->u. */
+/* Ablk, Bblk <- an element of the generalized Jacobian at S->r, S->u (S->phit is scratch). */
 void nsn_linearize(nsn_state *S, const cpk_problem *p);
 /* H <- A + B W on the fixed pattern. */
 void nsn_assemble(nsn_state *S);
