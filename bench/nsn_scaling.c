@@ -8,7 +8,7 @@
 
 static const char *usage =
     "usage: nsn_scaling [--bodies STACK,PILE,WALL,PLATE] [--max-iter N] [--time-limit S]\n"
-    "                   [--nonmonotone M] [--verbose 0|1|2]\n"
+    "                   [--rho K] [--nonmonotone M] [--verbose 0|1|2]\n"
     "  builds each scene (h 0.01, mu 0.5, seed 1; default bodies 2560,3375,900,4096: the\n"
     "  largest scenes-large instances), takes its Delassus operator's (n, t, o) rows and\n"
     "  columns as the cone problem's W, q = b with psi/h on the normal entries, solves it\n"
@@ -113,6 +113,8 @@ int main(int argc, char **argv)
       }
     } else if (!strcmp(argv[a], "--max-iter")) {
       st.max_iter = atol(argv[a + 1]);
+    } else if (!strcmp(argv[a], "--rho")) {
+      st.nsn.rho = atoi(argv[a + 1]);
     } else if (!strcmp(argv[a], "--nonmonotone")) {
       st.nsn.nonmonotone = atoi(argv[a + 1]);
     } else if (!strcmp(argv[a], "--verbose")) {
