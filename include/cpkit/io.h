@@ -21,7 +21,7 @@ CPK_API int cpk_problem_read_stream(FILE *f, const char *name, cpk_problem **out
 CPK_API int cpk_problem_read_string(const char *text, const char *name, cpk_problem **out,
                                     cpk_error *err);
 
-/** Write an affine problem (LCP or affine MCP) in the text format v1, values exact (%.17g). */
+/** Write an affine problem (LCP, affine MCP or friction cone) in the text format v1, values exact (%.17g). */
 CPK_API int cpk_problem_write(const cpk_problem *p, FILE *f, cpk_error *err);
 CPK_API int cpk_problem_write_file(const cpk_problem *p, const char *path, cpk_error *err);
 
