@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <jansson.h>
 #include "testlib.h"
 
 static void test_read(void)
@@ -114,9 +115,45 @@ static void test_bad_files(void)
   }
 }
 
+/* At r = 0, u = q: contact 1 (mu 0.5) has e = -(0.9, -0.2, 0), |e|^2 = 0.85; contact 2
+   (mu 0.3) projects (1.55, -1.5, 0) on its cone, |e|^2 = (2/1.09)^2 * 1.09 = 4/1.09;
+   |q|_2 = 2.7. So the merit is sqrt(0.85 + 4/1.09) / (1 + sqrt(2.7)). */
+static void test_json_merit(void)
+{
+  cpk_problem *p = NULL;
+  cpk_result *r = NULL;
+  cpk_error err;
+  char *text = NULL;
+  size_t len = 0;
+  if (cpk_problem_read_file(t_srcpath("data/cone/two-contacts.cpk"), &p, &err) ||
+      cpk_result_alloc(p->n, &r)) {
+    t_ok(0, "set-up of the JSON merit test");
+    cpk_problem_free(p);
+    return;
+  }
+  for (size_t i = 0; i < p->n; i++) {
+    r->z[i] = 0;
+    r->w[i] = p->q[i];
+  }
+  FILE *f = open_memstream(&text, &len);
+  int rc = cpk_result_write_json(r, p, f, 0, &err);
+  fclose(f);
+  json_t *o = rc ? NULL : json_loads(text, 0, NULL);
+  json_t *m = o ? json_object_get(o, "fclib_merit") : NULL;
+  double want = sqrt(0.85 + 4 / 1.09) / (1 + sqrt(2.7));
+  t_ok(m && json_is_real(m) && fabs(json_real_value(m) - want) <= 1e-15,
+       "JSON fclib_merit of a cone result: %.17g (by hand %.17g)", m ? json_number_value(m) : NAN,
+       want);
+  json_decref(o);
+  free(text);
+  cpk_result_free(r);
+  cpk_problem_free(p);
+}
+
 int main(void)
 {
   test_read();
+  test_json_merit();
   test_round_trips();
   test_bad_files();
   return t_done();

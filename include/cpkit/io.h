@@ -30,7 +30,7 @@ CPK_API int cpk_problem_write_file(const cpk_problem *p, const char *path, cpk_e
 
 /**
  * Write one JSON object: status, solver, n, iterations, residual, tolerance,
- * time_s, z, w, stats, and when present basis, ray, solutions, message, problem
+ * fclib_merit (friction-cone problems: cpk_fc_merit at z), time_s, z, w, stats, and when present basis, ray, solutions, message, problem
  * name and variable names (from p, which may be NULL).
  */
 CPK_API int cpk_result_write_json(const cpk_result *r, const cpk_problem *p, FILE *f, int flags,
