@@ -453,6 +453,7 @@ static void test_global_sample(void)
 
 /* ---- malformed files ---------------------------------------------------------- */
 
+#if !defined(__SANITIZE_ADDRESS__)
 /* Virtual memory of this process, bytes (from /proc/self/statm). */
 static size_t vm_bytes(void)
 {
@@ -462,6 +463,7 @@ static size_t vm_bytes(void)
   if (f) fclose(f);
   return (size_t)pages * (size_t)sysconf(_SC_PAGESIZE);
 }
+#endif
 
 /* The read's error code in a child whose address space may grow by 64 MB only; -1 if it
    died. Skipped (returns -2) under AddressSanitizer, which reserves terabytes of shadow. */
