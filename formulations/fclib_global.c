@@ -72,6 +72,50 @@ static int is_symmetric(const cpk_csc *M, int *sym)
   return CPK_OK;
 }
 
+/* Entries strictly below and strictly above the diagonal. */
+static void count_sides(const cpk_csc *M, size_t *below, size_t *above)
+{
+  *below = *above = 0;
+  for (cpk_int c = 0; c < M->n; c++)
+    for (cpk_int e = M->p[c]; e < M->p[c + 1]; e++) {
+      if (M->i[e] > c) ++*below;
+      if (M->i[e] < c) ++*above;
+    }
+}
+
+/* FCLIB's M is symmetric, and some files (the LMGC dumps) store one triangle of it only:
+   a triangle with off-diagonal entries cannot be the symmetric M, so it is mirrored. */
+static int mirror_triangle(cpk_csc **M)
+{
+  size_t below, above, nnz = (size_t)(*M)->p[(*M)->n];
+  count_sides(*M, &below, &above);
+  if ((below == 0) == (above == 0)) return CPK_OK; /* both sides, or diagonal */
+  size_t total = nnz + below + above;
+  cpk_int *ti = cpk_alloc_array(total, sizeof *ti), *tj = cpk_alloc_array(total, sizeof *tj);
+  double *tx = cpk_alloc_array(total, sizeof *tx);
+  size_t k = 0;
+  for (cpk_int c = 0; ti && tj && tx && c < (*M)->n; c++)
+    for (cpk_int e = (*M)->p[c]; e < (*M)->p[c + 1]; e++) {
+      ti[k] = (*M)->i[e];
+      tj[k] = c;
+      tx[k++] = (*M)->x[e];
+      if ((*M)->i[e] == c) continue;
+      ti[k] = c;
+      tj[k] = (*M)->i[e];
+      tx[k++] = (*M)->x[e];
+    }
+  cpk_csc *S = NULL;
+  int rc = ti && tj && tx ? cpk_csc_from_triplets((*M)->m, (*M)->n, (cpk_int)k, ti, tj, tx, &S)
+                          : CPK_ENOMEM;
+  free(ti);
+  free(tj);
+  free(tx);
+  if (rc) return rc;
+  cpk_csc_free(*M);
+  *M = S;
+  return CPK_OK;
+}
+
 /* Column j of W = H' M^-1 H: x = M^-1 H_j, then W_kj = H_k . x (rows k >= j when mirrored). */
 static int w_column(cpk_linsys *S, const cpk_csc *H, cpk_int j, int sym, double *x, trip *T)
 {
@@ -97,15 +141,16 @@ static int free_velocity(cpk_linsys *S, const cpk_csc *H, const double *fv, cons
   return rc;
 }
 
-static int reduce(const fch5 *f, const cpk_csc *M, const cpk_csc *H, const double *fv,
+static int reduce(const fch5 *f, cpk_csc **Mp, const cpk_csc *H, const double *fv,
                   const double *w, fch5_local *L)
 {
   cpk_linsys *S = NULL;
   trip T = {0, 0, NULL, NULL, NULL};
-  int sym = 0;
+  int sym = 0, rc = mirror_triangle(Mp);
+  const cpk_csc *M = *Mp;
   double *x = cpk_alloc_array((size_t)M->n, sizeof *x);
   L->q = cpk_alloc_array((size_t)H->n, sizeof *L->q);
-  int rc = x && L->q ? is_symmetric(M, &sym) : CPK_ENOMEM;
+  if (!rc) rc = x && L->q ? is_symmetric(M, &sym) : CPK_ENOMEM;
   if (!rc) rc = cpk_linsys_alloc(cpk_linsys_umfpack, (size_t)M->n, &S);
   if (!rc) rc = cpk_linsys_factor(S, M);
   if (!rc) rc = free_velocity(S, H, fv, w, x, L->q);
@@ -157,7 +202,7 @@ int fch5_read_global(const fch5 *f, fch5_local *L)
     return fch5_bad(f, "/fclib_global has G and b (equality constraints G' v + b = 0): "
                        "not supported");
   int rc = read_parts(f, L, &M, &H, &fv, &w);
-  if (!rc) rc = reduce(f, M, H, fv, w, L);
+  if (!rc) rc = reduce(f, &M, H, fv, w, L);
   if (!rc) L->title = fch5_read_title(f, "/fclib_global");
   cpk_csc_free(M);
   cpk_csc_free(H);

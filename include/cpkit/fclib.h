@@ -17,8 +17,10 @@ CPK_BEGIN_DECLS
  *   (nz >= 0, i = row, p = column); duplicates are summed.
  * - A global problem (/fclib_global: M, H, f, w, mu, with M v = H r + f and
  *   u = H' v + w) is reduced to local form, W = H' M^-1 H and
- *   q = H' M^-1 f + w, with one sparse LU factorization of M (UMFPACK). When M
- *   is exactly symmetric, W is built exactly symmetric.
+ *   q = H' M^-1 f + w, with one sparse LU factorization of M (UMFPACK). An M
+ *   whose off-diagonal entries are all on one side of the diagonal is read as
+ *   one triangle of FCLIB's symmetric M and mirrored (the LMGC dumps store M
+ *   so). When M is exactly symmetric, W is built exactly symmetric.
  *
  * Refused with CPK_EPARSE and a message `path: what is wrong`, before anything
  * is allocated from it: any declared size (m, n, nz, nzmax, dataset extents)
