@@ -59,7 +59,10 @@ void fch5_close(fch5 *f)
   H5Eset_auto2(H5E_DEFAULT, f->old_func, f->old_data);
 }
 
-int fch5_exists(const fch5 *f, const char *name)
+/* 1 when every component of the path is a hard link of this file, 0 when one is missing,
+   -1 when one is a soft, external or user-defined link (never followed: an external link
+   would read another file). */
+static int walk_path(const fch5 *f, const char *name)
 {
   /* H5Lexists fails on a missing intermediate group, so walk the path. */
   char buf[256];
@@ -68,13 +71,22 @@ int fch5_exists(const fch5 *f, const char *name)
   memcpy(buf, name, len + 1);
   for (size_t k = 1; k <= len; k++)
     if (buf[k] == '/' || buf[k] == '\0') {
+      H5L_info_t info;
       char c = buf[k];
       buf[k] = '\0';
       int ok = H5Lexists(f->file, buf, H5P_DEFAULT) > 0;
+      int hard = ok && H5Lget_info(f->file, buf, &info, H5P_DEFAULT) >= 0 &&
+                 info.type == H5L_TYPE_HARD;
       buf[k] = c;
       if (!ok) return 0;
+      if (!hard) return -1;
     }
   return 1;
+}
+
+int fch5_exists(const fch5 *f, const char *name)
+{
+  return walk_path(f, name) != 0;
 }
 
 /* Layouts whose data lives in this file only (no external or virtual storage). */
@@ -116,7 +128,10 @@ static int backed_count(const fch5 *f, const char *name, hid_t d, long long *cou
 
 static int open_dataset(const fch5 *f, const char *name, hid_t *d)
 {
-  if (!fch5_exists(f, name)) return fch5_bad(f, "%s: missing", name);
+  int there = walk_path(f, name);
+  *d = -1;
+  if (there == 0) return fch5_bad(f, "%s: missing", name);
+  if (there < 0) return fch5_bad(f, "%s: goes through a soft or external link (not followed)", name);
   *d = H5Dopen2(f->file, name, H5P_DEFAULT);
   return *d < 0 ? fch5_bad(f, "%s: not a dataset", name) : CPK_OK;
 }
@@ -378,7 +393,7 @@ char *fch5_read_title(const fch5 *f, const char *root)
   char name[128];
   char *out = NULL;
   snprintf(name, sizeof name, "%s/info/title", root);
-  if (!fch5_exists(f, name)) return NULL;
+  if (walk_path(f, name) != 1) return NULL;
   hid_t d = H5Dopen2(f->file, name, H5P_DEFAULT);
   hid_t t = d >= 0 ? H5Dget_type(d) : -1, sp = d >= 0 ? H5Dget_space(d) : -1;
   if (t >= 0 && sp >= 0 && H5Tget_class(t) == H5T_STRING && H5Sget_simple_extent_npoints(sp) == 1)

@@ -102,6 +102,7 @@ enum flaw {
   NO_X,          /* W/x missing */
   HAS_RV,        /* equality part R, V present */
   X_STRING,      /* W/x is a string */
+  X_EXTERNAL,    /* W/x is a link into another file */
   FLAW_COUNT
 };
 
@@ -110,7 +111,8 @@ static const char *const flaw_name[FLAW_COUNT] = {
     "q declared 1e8, stored none", "nzmax far above the data", "triplet nz 2e9",
     "m, n larger than q", "negative mu", "NaN mu", "NaN in q", "inf in W",
     "spacedim 5", "p not monotone", "p[0] = 1", "index out of range",
-    "mu of the wrong length", "W/x missing", "equality part R, V", "W/x of strings"};
+    "mu of the wrong length", "W/x missing", "equality part R, V", "W/x of strings",
+    "W/x an external link"};
 
 /* The part of the message that says what is wrong (besides the path). */
 static const char *const flaw_says[FLAW_COUNT] = {
@@ -118,7 +120,8 @@ static const char *const flaw_says[FLAW_COUNT] = {
     "vectors/q: declares 100000000 values", "nzmax", "nz = 2000000000",
     "declared 300 x 300", "vectors/mu[0] = -0.5", "vectors/mu[0] = nan", "vectors/q[1] = nan",
     "W/x[4] = inf", "spacedim = 5", "not monotone", "p[0] = 1",
-    "outside the 3 x 3 matrix", "mu holds 2", "W/x: missing", "R and V", "not an array of numbers"};
+    "outside the 3 x 3 matrix", "mu holds 2", "W/x: missing", "R and V", "not an array of numbers",
+    "W/x: goes through a soft or external link"};
 
 /* W of FrictionContact3D_1c (symmetric), CSR: rows 0 3 6 9. */
 static const int32_t W_p[] = {0, 3, 6, 9}, W_i[] = {0, 1, 2, 0, 1, 2, 0, 1, 2};
@@ -162,7 +165,10 @@ static void craft_w(hid_t f, enum flaw k)
     H5Dclose(d);
     H5Sclose(sp);
     H5Tclose(t);
-  } else if (k != NO_X)
+  } else if (k == X_EXTERNAL)
+    H5Lcreate_external(tmp_path("local_0.hdf5"), "/fclib_local/W/x", f, "/fclib_local/W/x",
+                       H5P_DEFAULT, H5P_DEFAULT);
+  else if (k != NO_X)
     h5_doubles(f, "/fclib_local/W/x", 9, x);
 }
 
