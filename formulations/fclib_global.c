@@ -3,6 +3,7 @@
 #include <config.h>
 #endif
 #ifdef HAVE_HDF5
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cpkit/linsys.h>
@@ -141,6 +142,14 @@ static int free_velocity(cpk_linsys *S, const cpk_csc *H, const double *fv, cons
   return rc;
 }
 
+/* A nearly singular M can give W or q beyond the doubles. */
+static int all_finite(const double *v, size_t n)
+{
+  for (size_t k = 0; k < n; k++)
+    if (!isfinite(v[k])) return 0;
+  return 1;
+}
+
 static int reduce(const fch5 *f, cpk_csc **Mp, const cpk_csc *H, const double *fv,
                   const double *w, fch5_local *L)
 {
@@ -156,11 +165,14 @@ static int reduce(const fch5 *f, cpk_csc **Mp, const cpk_csc *H, const double *f
   if (!rc) rc = free_velocity(S, H, fv, w, x, L->q);
   for (cpk_int j = 0; !rc && j < H->n; j++) rc = w_column(S, H, j, sym, x, &T);
   if (!rc) rc = cpk_csc_from_triplets(H->n, H->n, (cpk_int)T.n, T.i, T.j, T.x, &L->W);
+  if (!rc && !(all_finite(L->q, (size_t)H->n) && all_finite(L->W->x, (size_t)L->W->p[L->W->n])))
+    rc = CPK_ESINGULAR; /* a pivot too small for the doubles */
   cpk_linsys_free(S);
   trip_free(&T);
   free(x);
   if (rc == CPK_ESINGULAR)
-    return fch5_bad(f, "/fclib_global/M is singular: cannot reduce to local form");
+    return fch5_bad(f, "/fclib_global/M is singular (or so close that H' M^-1 H overflows): "
+                       "cannot reduce to local form");
   if (rc == CPK_ETOOBIG)
     return cpk_error_set(f->err, rc, "%s: W = H' M^-1 H would hold more than %zu entries",
                          f->path, MAX_W_ENTRIES);

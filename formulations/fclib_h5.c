@@ -131,7 +131,8 @@ static int open_dataset(const fch5 *f, const char *name, hid_t *d)
   int there = walk_path(f, name);
   *d = -1;
   if (there == 0) return fch5_bad(f, "%s: missing", name);
-  if (there < 0) return fch5_bad(f, "%s: goes through a soft or external link (not followed)", name);
+  if (there < 0)
+    return fch5_bad(f, "%s: goes through a soft or external link (not followed)", name);
   *d = H5Dopen2(f->file, name, H5P_DEFAULT);
   return *d < 0 ? fch5_bad(f, "%s: not a dataset", name) : CPK_OK;
 }
@@ -155,7 +156,8 @@ static int read_all(const fch5 *f, const char *name, hid_t mem, size_t n, void *
   long long have = 0;
   int rc = open_dataset(f, name, &d);
   if (!rc) rc = backed_count(f, name, d, &have);
-  if (!rc && (size_t)have != n) rc = fch5_bad(f, "%s: expected %zu values, found %lld", name, n, have);
+  if (!rc && (size_t)have != n)
+    rc = fch5_bad(f, "%s: expected %zu values, found %lld", name, n, have);
   if (!rc && n > 0 && H5Dread(d, mem, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0)
     rc = fch5_bad(f, "%s: cannot read", name);
   if (d >= 0) H5Dclose(d);
@@ -344,6 +346,13 @@ int fch5_read_sparse(const fch5 *f, const char *g, cpk_int m, cpk_int n, const c
     rc = ti && tj ? entry_indices(f, &h, p, i, nnz, ti, tj) : CPK_ENOMEM;
   }
   if (!rc) rc = cpk_csc_from_triplets(m, n, nnz, ti, tj, x, out);
+  for (cpk_int k = 0; !rc && k < (*out)->p[n]; k++)
+    if (!isfinite((*out)->x[k]))
+      rc = fch5_bad(f, "%s: duplicate entries sum to %g", g, (*out)->x[k]);
+  if (rc) {
+    cpk_csc_free(*out);
+    *out = NULL;
+  }
   if (rc == CPK_ENOMEM) cpk_error_set(f->err, rc, "%s: %s: out of memory", f->path, g);
   else if (rc && rc != CPK_EPARSE) rc = fch5_bad(f, "%s: %s", g, cpk_strerror(rc));
   free(p);
@@ -383,7 +392,8 @@ static char *read_string(hid_t d, hid_t t)
   }
   size_t len = H5Tget_size(t);
   char *buf = len > 0 && len < TITLE_MAX ? calloc(len + 1, 1) : NULL;
-  if (buf && H5Dread(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) >= 0) out = trimmed(buf, strlen(buf));
+  if (buf && H5Dread(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) >= 0)
+    out = trimmed(buf, strlen(buf));
   free(buf);
   return out;
 }

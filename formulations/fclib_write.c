@@ -35,8 +35,8 @@ int cpk_problem_write_fclib(const cpk_problem *p, const char *path, cpk_error *e
   cpk_error_clear(err);
   int rc = check_writable(p, path, err);
   if (rc) return rc;
-  return cpk_error_set(err, CPK_EUNSUP, "%s: cpkit was built without HDF5: cannot write FCLIB files",
-                       path);
+  return cpk_error_set(err, CPK_EUNSUP,
+                       "%s: cpkit was built without HDF5: cannot write FCLIB files", path);
 }
 
 #else

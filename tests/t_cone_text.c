@@ -45,8 +45,8 @@ static cpk_problem *through_text(const cpk_problem *p, cpk_error *err)
 {
   char path[512];
   cpk_problem *back = NULL;
-  snprintf(path, sizeof path, "%s/t_cone_text_%ld.cpk", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp",
-           (long)getpid());
+  const char *base = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+  snprintf(path, sizeof path, "%s/t_cone_text_%ld.cpk", base, (long)getpid());
   if (cpk_problem_write_file(p, path, err) == CPK_OK) cpk_problem_read_file(path, &back, err);
   remove(path);
   return back;

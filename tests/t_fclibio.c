@@ -81,6 +81,25 @@ static void h5_hollow(hid_t f, const char *name, hid_t type, hsize_t n)
   H5Sclose(sp);
 }
 
+/* A triplet matrix in group g: i = row, p = column, as the FCLIB files store them. */
+static void h5_triplets(hid_t f, const char *g, int32_t m, int32_t n, int32_t nz, int32_t nzmax,
+                        const int32_t *i, const int32_t *p, const double *x)
+{
+  char name[128];
+  const char *keys[] = {"m", "n", "nz", "nzmax"};
+  const int32_t vals[] = {m, n, nz, nzmax};
+  for (int k = 0; k < 4; k++) {
+    snprintf(name, sizeof name, "%s/%s", g, keys[k]);
+    h5_int(f, name, vals[k]);
+  }
+  snprintf(name, sizeof name, "%s/i", g);
+  h5_ints(f, name, (hsize_t)nz, i);
+  snprintf(name, sizeof name, "%s/p", g);
+  h5_ints(f, name, (hsize_t)nz, p);
+  snprintf(name, sizeof name, "%s/x", g);
+  h5_doubles(f, name, (hsize_t)nz, x);
+}
+
 /* What to break in the crafted one-contact local file. */
 enum flaw {
   OK_FILE,
@@ -103,6 +122,7 @@ enum flaw {
   HAS_RV,        /* equality part R, V present */
   X_STRING,      /* W/x is a string */
   X_EXTERNAL,    /* W/x is a link into another file */
+  DUP_INF,       /* triplets: two finite duplicates of (0, 0) that sum to inf */
   FLAW_COUNT
 };
 
@@ -112,7 +132,7 @@ static const char *const flaw_name[FLAW_COUNT] = {
     "m, n larger than q", "negative mu", "NaN mu", "NaN in q", "inf in W",
     "spacedim 5", "p not monotone", "p[0] = 1", "index out of range",
     "mu of the wrong length", "W/x missing", "equality part R, V", "W/x of strings",
-    "W/x an external link"};
+    "W/x an external link", "duplicates summing to inf"};
 
 /* The part of the message that says what is wrong (besides the path). */
 static const char *const flaw_says[FLAW_COUNT] = {
@@ -121,7 +141,7 @@ static const char *const flaw_says[FLAW_COUNT] = {
     "declared 300 x 300", "vectors/mu[0] = -0.5", "vectors/mu[0] = nan", "vectors/q[1] = nan",
     "W/x[4] = inf", "spacedim = 5", "not monotone", "p[0] = 1",
     "outside the 3 x 3 matrix", "mu holds 2", "W/x: missing", "R and V", "not an array of numbers",
-    "W/x: goes through a soft or external link"};
+    "W/x: goes through a soft or external link", "duplicate entries sum to inf"};
 
 /* W of FrictionContact3D_1c (symmetric), CSR: rows 0 3 6 9. */
 static const int32_t W_p[] = {0, 3, 6, 9}, W_i[] = {0, 1, 2, 0, 1, 2, 0, 1, 2};
@@ -139,6 +159,19 @@ static void craft_w(hid_t f, enum flaw k)
   if (k == I_RANGE) i[7] = 3;
   if (k == X_INF) x[4] = INFINITY;
   int32_t m = k == M_BIG ? 300 : 3;
+  if (k == DUP_INF) { /* the CSR entries as triplets, plus (0, 0) once more */
+    int32_t r[10], c[10];
+    double v[10];
+    for (int e = 0; e < 9; e++) {
+      r[e] = e / 3;
+      c[e] = i[e];
+      v[e] = x[e];
+    }
+    r[9] = c[9] = 0;
+    v[0] = v[9] = 1.7e308;
+    h5_triplets(f, "/fclib_local/W", 3, 3, 10, 10, r, c, v);
+    return;
+  }
   h5_int(f, "/fclib_local/W/m", m);
   h5_int(f, "/fclib_local/W/n", m);
   h5_int(f, "/fclib_local/W/nz", k == TRIPLET_NZ ? 2000000000 : -2);
@@ -286,36 +319,18 @@ static void test_local_samples(void)
    H = diag(1, 1, 2), f = (1, 0, 2), w = (0.5, 0, 0), mu = 0.3. By hand:
    M^-1 = [2/3 -1/3 0; -1/3 2/3 0; 0 0 1/4], W = H' M^-1 H = [2/3 -1/3 0; -1/3 2/3 0; 0 0 1],
    M^-1 f = (2/3, -1/3, 1/2), q = H' M^-1 f + w = (7/6, -1/3, 1). */
-/* A triplet matrix in group g: i = row, p = column, as the FCLIB files store them. */
-static void h5_triplets(hid_t f, const char *g, int32_t m, int32_t n, int32_t nz, int32_t nzmax,
-                        const int32_t *i, const int32_t *p, const double *x)
-{
-  char name[128];
-  const char *keys[] = {"m", "n", "nz", "nzmax"};
-  const int32_t vals[] = {m, n, nz, nzmax};
-  for (int k = 0; k < 4; k++) {
-    snprintf(name, sizeof name, "%s/%s", g, keys[k]);
-    h5_int(f, name, vals[k]);
-  }
-  snprintf(name, sizeof name, "%s/i", g);
-  h5_ints(f, name, (hsize_t)nz, i);
-  snprintf(name, sizeof name, "%s/p", g);
-  h5_ints(f, name, (hsize_t)nz, p);
-  snprintf(name, sizeof name, "%s/x", g);
-  h5_doubles(f, name, (hsize_t)nz, x);
-}
-
-enum { GLOBAL_OK, GLOBAL_G, GLOBAL_SINGULAR, GLOBAL_TRIANGLE };
+enum { GLOBAL_OK, GLOBAL_G, GLOBAL_SINGULAR, GLOBAL_TRIANGLE, GLOBAL_TINY };
 
 static const char *craft_global(int variant)
 {
   static const char *const names[] = {"global.hdf5", "global_g.hdf5", "global_s.hdf5",
-                                      "global_t.hdf5"};
+                                      "global_t.hdf5", "global_tiny.hdf5"};
   const char *path = tmp_path(names[variant]);
   int with_g = variant == GLOBAL_G, triangle = variant == GLOBAL_TRIANGLE;
   /* i = row, p = column; the triangle variant leaves out M(1,0) = 1 (FCLIB's M is symmetric) */
   int32_t Mi[] = {0, 0, 0, 1, 2, 1}, Mp[] = {0, 0, 1, 1, 2, 0};
-  double Mx[] = {1.5, 0.5, 1, 2, variant == GLOBAL_SINGULAR ? 0 : 4, 1};
+  double m22 = variant == GLOBAL_SINGULAR ? 0 : variant == GLOBAL_TINY ? 1e-320 : 4;
+  double Mx[] = {1.5, 0.5, 1, 2, m22, 1};
   int32_t Hi[] = {0, 1, 2}, Hp[] = {0, 1, 2};
   double Hx[] = {1, 1, 2}, fv[] = {1, 0, 2}, w[] = {0.5, 0, 0}, mu = 0.3;
   hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
@@ -371,6 +386,9 @@ static void test_global_by_hand(void)
   rc = cpk_problem_read_fclib(craft_global(GLOBAL_SINGULAR), &p, &err);
   t_ok(rc == CPK_EPARSE && !p && strstr(err.message, "singular"), "singular M refused: %s",
        err.message);
+  rc = cpk_problem_read_fclib(craft_global(GLOBAL_TINY), &p, &err); /* 1/1e-320 overflows */
+  t_ok(rc == CPK_EPARSE && !p && strstr(err.message, "singular"),
+       "M with a pivot of 1e-320 (W would be infinite) refused: %s", err.message);
 }
 
 /* Read a triplet matrix of the file with the HDF5 API directly, into a dense GSL matrix. */
@@ -696,7 +714,8 @@ static void test_read_any(void)
 
 int main(void)
 {
-  snprintf(tmpdir, sizeof tmpdir, "%s/t_fclibio_XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+  const char *base = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+  snprintf(tmpdir, sizeof tmpdir, "%s/t_fclibio_XXXXXX", base);
   if (!mkdtemp(tmpdir)) {
     t_ok(0, "cannot create a temporary directory");
     return t_done();
@@ -715,7 +734,10 @@ int main(void)
   test_read_any();
   char cmd[600];
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-  if (getenv("T_KEEP")) t_diag("kept %s", tmpdir); else if (system(cmd) != 0) t_diag("could not remove %s", tmpdir);
+  if (getenv("T_KEEP")) /* to look at the crafted files */
+    t_diag("kept %s", tmpdir);
+  else if (system(cmd) != 0)
+    t_diag("could not remove %s", tmpdir);
   return t_done();
 }
 #endif

@@ -30,8 +30,9 @@ static int ends_with(const char *s, const char *suffix)
 /* 1 for FCLIB, 0 for text, -1 after a usage error, -2 after --help. */
 static int parse_options(int argc, char **argv, const char **in, const char **out)
 {
-  static const struct option longopts[] = {
-      {"to", required_argument, NULL, OPT_TO}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+  static const struct option longopts[] = {{"to", required_argument, NULL, OPT_TO},
+                                           {"help", no_argument, NULL, 'h'},
+                                           {NULL, 0, NULL, 0}};
   const char *to = NULL;
   int c;
   while ((c = cli_getopt(&cli_cmd_convert, argc, argv, ":h", longopts)) != -1) {
