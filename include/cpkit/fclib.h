@@ -27,10 +27,11 @@ CPK_BEGIN_DECLS
  * that disagrees with another or with the storage the file really has (a
  * dataset cannot declare more bytes than it stores, nor store more than the
  * file holds); spacedim other than 2 or 3; index arrays out of range or
- * pointers not monotone; NaN or infinite W, q, M, H, f, w; negative or NaN mu;
- * equality constraints (/fclib_local R, V; /fclib_global G, b) and rolling
- * friction (/fclib_global_rolling), which the cone problem cannot hold; a
- * singular M. CPK_EIO when the file cannot be opened as HDF5, CPK_ETOOBIG when
+ * pointers not monotone; NaN or infinite W, q, M, H, f, w (also duplicates
+ * summing to infinity); negative or NaN mu; datasets reached through soft or
+ * external links; equality constraints (/fclib_local R, V; /fclib_global G, b)
+ * and rolling friction (/fclib_global_rolling), which the cone problem cannot
+ * hold; a singular M, or one whose reduction overflows. CPK_EIO when the file cannot be opened as HDF5, CPK_ETOOBIG when
  * the reduced W would exceed 2^26 entries, CPK_EUNSUP when cpkit was built
  * without HDF5.
  */
