@@ -38,6 +38,10 @@ check "solve: an MCP solver refuses the cone problem, exit 1, one line" \
   test "$st" -eq 1 -a "$(lines "$tmp/err")" -eq 1
 check "solve: the message names the file and the kind" has "Rover1040.hdf5.*friction_cone" "$tmp/err"
 
+run check "$fclib/Rover1040.hdf5"
+check "check on a cone problem: one line saying to use --model, exit 1" \
+  test "$st" -eq 1 -a "$(lines "$tmp/err")" -eq 1 -a -n "$(grep -e '--model point-coulomb' "$tmp/err")"
+
 run solve "$srcdir/data/bad/fclib-hollow-x.hdf5"
 check "solve: a file declaring 1e8 values it does not store is refused, exit 1" one_error_line
 check "solve: status 1 and the message says what is wrong" \
