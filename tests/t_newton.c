@@ -6,7 +6,7 @@
 #include "mcp_problems.h"
 #include "testlib.h"
 
-static const char *const solvers[] = {"bdnewton", "fbnewton"};
+static const char *const solvers[] = {"bdnewton", "fbnewton", "ipm"}; /* ipm: last, not in every loop */
 
 static double stat(const cpk_result *r, const char *name)
 {
@@ -620,7 +620,7 @@ static void test_domain_boundary(void)
   static const double starts[3][3] = {{0, 0, 0}, {0, 1, 0}, {0, 5, 2}};
   const double zs[3] = {M_E, 1.0, 0.0};
   cpk_problem *p = log_problem();
-  for (int sv = 0; sv < 2; sv++)
+  for (int sv = 0; sv < 3; sv++)
     for (int st = 0; st < 3; st++) {
       cpk_result *r = solve(p, solvers[sv], starts[st], NULL, &rc);
       t_ok(r->status == CPK_STATUS_SOLVED && t_is_mcp_solution(p, r->z, 1e-7) &&
@@ -662,7 +662,7 @@ static void test_boxed_kojshin(void)
   int rc;
   const cpk_mcp_info *info;
   cpk_problem *p = boxed_kojshin(&info);
-  for (int sv = 0; sv < 2; sv++)
+  for (int sv = 0; sv < 3; sv++)
     for (size_t st = 0; st < info->nstarts; st++) {
       cpk_result *r = solve(p, solvers[sv], info->starts + 4 * st, NULL, &rc);
       t_ok(r->status == CPK_STATUS_SOLVED && t_is_mcp_solution(p, r->z, 1e-7) &&
