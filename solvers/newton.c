@@ -15,9 +15,11 @@
 #define DESCENT_P 2.1
 /* Systems solved per iteration while a method adjusts its choice of generalized Jacobian. */
 #define NEWTON_MAX_ADJUST 4
-/* Proximal perturbations tried per iteration: lambda, then PROX_GROWTH times more each time. */
-#define PROX_TRIES 3
+/* The adaptive factor of the proximal perturbation (see proximal_step). */
 #define PROX_GROWTH 100.0
+#define PROX_SHRINK 10.0
+#define PROX_RHO_MIN 1e-3
+#define PROX_RHO_MAX 1e4
 
 const cpk_linsys_type *newton_choose_linsys(const cpk_problem *p, const cpk_settings *s)
 {
@@ -274,6 +276,7 @@ static int line_search(newton_ws *ws, const cpk_problem *p, double slope)
     int rc = newton_evaluate(ws, p, ws->zt, ws->wt, ws->phit, &mt);
     if (!rc && mt <= ref + ARMIJO_SIGMA * t * slope) {
       newton_accept_trial(ws, mt);
+      ws->last_step = t;
       return 1;
     }
     t *= ARMIJO_BETA;
@@ -300,19 +303,26 @@ static double jacobian_scale(const newton_ws *ws)
 
 /*
  * Proximal perturbation (PATH's answer to a singular or useless Newton
- * matrix): lambda = c |J| min(1, |Phi|_2), so it vanishes as the iterates
- * converge, grown by PROX_GROWTH while the direction is unusable or its line
- * search fails. 1 = step taken, 0 = none, or CPK_ENOMEM.
+ * matrix): lambda = rho c |J| min(1, |Phi|_2), which vanishes as the iterates
+ * converge. rho adapts as a Levenberg-Marquardt parameter does: it starts
+ * at 1, is divided by PROX_SHRINK after a proximal step taken in full (down
+ * to PROX_RHO_MIN), and grows by PROX_GROWTH while the direction is
+ * unusable or its line search fails (up to PROX_RHO_MAX). On problems whose
+ * Newton matrix is singular at every iterate (the separating contacts of a
+ * frictional contact MCP, where sigma is free) a fixed rho = 1 converges
+ * linearly, in hundreds of iterations. 1 = step taken, 0 = none, or CPK_ENOMEM.
  */
 static int proximal_step(newton_ws *ws, const cpk_problem *p)
 {
   if (!(ws->prox_scale > 0.0)) return 0;
-  double lambda = ws->prox_scale * jacobian_scale(ws) * fmin(1.0, sqrt(2.0 * ws->merit)), slope;
-  for (int k = 0; k < PROX_TRIES && lambda > 0.0; k++, lambda *= PROX_GROWTH) {
-    int ok = newton_direction(ws, p, lambda, &slope);
+  double base = ws->prox_scale * jacobian_scale(ws) * fmin(1.0, sqrt(2.0 * ws->merit)), slope;
+  for (double rho = fmax(ws->prox_rho, PROX_RHO_MIN); rho <= PROX_RHO_MAX && base > 0.0;
+       rho *= PROX_GROWTH) {
+    int ok = newton_direction(ws, p, rho * base, &slope);
     if (ok > 1) return ok;
     if (ok == 1 && line_search(ws, p, slope)) {
       ws->prox_steps++;
+      ws->prox_rho = ws->last_step == 1.0 ? rho / PROX_SHRINK : rho;
       return 1;
     }
   }

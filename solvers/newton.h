@@ -52,6 +52,8 @@ struct newton_ws {
   double merit, merit_best, fb_lambda;
   long best_iter;      /* iteration at which the best point was last improved */
   double prox_scale;   /* settings.newton.proximal */
+  double prox_rho;     /* adaptive factor of the proximal lambda (shrinks after full steps) */
+  double last_step;    /* step length the last line search accepted */
   int watchdog, restarts, crash;
   int g_valid;         /* methods may cache the merit gradient in g for one iteration */
   long iter, nf, nj, backtracks, fallbacks, extra_factorizations;

@@ -184,6 +184,7 @@ int newton_run(newton_ws *ws, const cpk_problem *p, const cpk_settings *s, cpk_m
   ws->extra_factor_time = 0.0;
   ws->nhist = 0;
   ws->hist_cap = ws->hist_cap0;
+  ws->prox_rho = 1.0;
   cpk_linsys_stats ls0;
   cpk_linsys_get_stats(ws->ls, &ls0);
   start_point(ws, p, s);
