@@ -105,7 +105,8 @@ static int build_pattern(newton_ws *ws)
 static int alloc_vectors(newton_ws *ws)
 {
   double **v[] = {&ws->z, &ws->w,  &ws->phi, &ws->zt,    &ws->wt,   &ws->phit, &ws->d, &ws->alpha,
-                  &ws->beta, &ws->g, &ws->tmp, &ws->zb, &ws->wb, &ws->phib, &ws->zs};
+                  &ws->beta, &ws->g, &ws->tmp, &ws->zb, &ws->wb, &ws->phib, &ws->zs,
+                  &ws->zg, &ws->wg};
   for (size_t k = 0; k < sizeof v / sizeof v[0]; k++)
     if (!(*v[k] = cpk_calloc_array(ws->n, sizeof(double)))) return CPK_ENOMEM;
   return CPK_OK;
@@ -142,7 +143,8 @@ void newton_ws_release(newton_ws *ws)
   free(ws->dpos);
   cpk_linsys_free(ws->ls);
   double *v[] = {ws->z,    ws->w, ws->phi, ws->zt, ws->wt, ws->phit, ws->d,   ws->alpha,
-                 ws->beta, ws->g, ws->tmp, ws->zb, ws->wb, ws->phib, ws->zs};
+                 ws->beta, ws->g, ws->tmp, ws->zb, ws->wb, ws->phib, ws->zs,
+                 ws->zg, ws->wg};
   for (size_t k = 0; k < sizeof v / sizeof v[0]; k++) free(v[k]);
 }
 

@@ -45,11 +45,12 @@ struct newton_ws {
   double *z, *w, *phi;    /* current point, F(z), Phi(z) */
   double *zt, *wt, *phit; /* trial point of the line search */
   double *d, *alpha, *beta, *g, *tmp;
-  double *zb, *wb, *phib; /* the best point of the solve (lowest merit), F and Phi there */
+  double *zb, *wb, *phib; /* the best point of the attempt (lowest merit), F and Phi there */
+  double *zg, *wg;        /* the best point of the earlier attempts (before a restart), F there */
   double *zs;             /* the start point (inside F's domain): a restart point */
   double hist[CPK_MAX_NEWTON_NONMONOTONE]; /* last merits (non-monotone reference) */
   int nhist, hist_cap, hist_cap0;
-  double merit, merit_best, fb_lambda;
+  double merit, merit_best, merit_global, fb_lambda;
   long best_iter;      /* iteration at which the best point was last improved */
   double prox_scale;   /* settings.newton.proximal */
   double prox_rho;     /* adaptive factor of the proximal lambda (shrinks after full steps) */
@@ -99,7 +100,7 @@ void newton_accept_trial(newton_ws *ws, double mt);
 int newton_start_into_domain(newton_ws *ws, const cpk_problem *p);
 /* Up to `steps` projected-gradient steps z <- P(z - t F(z)) that decrease the merit. */
 void newton_crash(newton_ws *ws, const cpk_problem *p, int steps);
-/* Restart number k >= 1: a perturbed point (best, start or interior), evaluated and inside F's
+/* Restart number k >= 1: a perturbed point (best so far zg, start or interior), evaluated and inside F's
    domain. CPK_OK, or CPK_EBADFUNC when F fails there. */
 int newton_restart_point(newton_ws *ws, const cpk_problem *p, int k);
 

@@ -137,11 +137,29 @@ static int iterate(newton_ws *ws, const cpk_problem *p, double tol, cpk_monitor 
   return ATTEMPT_DONE;
 }
 
-/* Not solved: answer the better of the current and the best point by the residual that judges it. */
+/* Before a restart: the attempt's best point becomes the solve's best when it is better. */
+static void keep_global_best(newton_ws *ws)
+{
+  if (!(ws->merit_best < ws->merit_global)) return;
+  memcpy(ws->zg, ws->zb, ws->n * sizeof *ws->zg);
+  memcpy(ws->wg, ws->wb, ws->n * sizeof *ws->wg);
+  ws->merit_global = ws->merit_best;
+}
+
+/*
+ * Not solved: answer the best of the last point, the attempt's best and the
+ * earlier attempts' best by the residual that judges it (z and w only: the
+ * solve ends here).
+ */
 static void keep_best(newton_ws *ws, const cpk_problem *p)
 {
-  if (!(cpk_natural_residual(p, ws->zb, ws->wb) < cpk_natural_residual(p, ws->z, ws->w))) return;
-  newton_return_to_best(ws);
+  double rz = cpk_natural_residual(p, ws->z, ws->w), rb = cpk_natural_residual(p, ws->zb, ws->wb);
+  double rg = isfinite(ws->merit_global) ? cpk_natural_residual(p, ws->zg, ws->wg) : INFINITY;
+  const double *z = rb < rz ? ws->zb : ws->z, *w = rb < rz ? ws->wb : ws->w;
+  if (rg < fmin(rz, rb)) z = ws->zg, w = ws->wg;
+  if (z == ws->z) return;
+  memcpy(ws->z, z, ws->n * sizeof *ws->z);
+  memcpy(ws->w, w, ws->n * sizeof *ws->w);
 }
 
 static void note_restarts(const newton_ws *ws, cpk_result *r)
@@ -167,7 +185,14 @@ static int attempts(newton_ws *ws, const cpk_problem *p, double tol, cpk_monitor
   for (int k = 0;; k++) {
     int rc = iterate(ws, p, tol, mon, r);
     if (rc != ATTEMPT_STALLED || k >= ws->restarts) return rc == ATTEMPT_STALLED ? CPK_OK : rc;
-    if (newton_restart_point(ws, p, k + 1)) return CPK_OK;
+    keep_global_best(ws);
+    if (newton_restart_point(ws, p, k + 1)) { /* F fails there: end at the best point */
+      memcpy(ws->z, ws->zg, ws->n * sizeof *ws->z);
+      memcpy(ws->w, ws->wg, ws->n * sizeof *ws->w);
+      ws->merit = ws->merit_global;
+      return CPK_OK;
+    }
+    newton_save_best(ws, 1); /* the watchdog and the stall test judge the restart by its own best */
     ws->restarts_done++;
     ws->nhist = 0;
     if (ws->hist_cap < RESTART_NONMONOTONE) ws->hist_cap = RESTART_NONMONOTONE;
@@ -185,6 +210,7 @@ int newton_run(newton_ws *ws, const cpk_problem *p, const cpk_settings *s, cpk_m
   ws->nhist = 0;
   ws->hist_cap = ws->hist_cap0;
   ws->prox_rho = 1.0;
+  ws->merit_global = INFINITY;
   cpk_linsys_stats ls0;
   cpk_linsys_get_stats(ws->ls, &ls0);
   start_point(ws, p, s);

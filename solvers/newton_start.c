@@ -88,7 +88,7 @@ static double spread(unsigned long long *state)
 }
 
 /*
- * Restart k: from the best point (k = 1, 4, ...), the start (k = 2, 5, ...)
+ * Restart k: from the best point so far (zg; k = 1, 4, ...), the start (k = 2, 5, ...)
  * or the interior point of the bounds (k = 3, 6, ...), each perturbed
  * componentwise by RESTART_SPREAD k (1 + |z_i|) and projected onto the bounds.
  */
@@ -98,7 +98,9 @@ int newton_restart_point(newton_ws *ws, const cpk_problem *p, int k)
   double delta = RESTART_SPREAD * k;
   for (size_t i = 0; i < ws->n; i++) {
     double l = p->lower[i], u = p->upper[i];
-    double base = k % 3 == 1 ? ws->zb[i] : k % 3 == 2 ? ws->zs[i] : interior_value(l, u, ws->zs[i]);
+    double base = k % 3 == 1   ? ws->zg[i]
+                  : k % 3 == 2 ? ws->zs[i]
+                               : interior_value(l, u, ws->zs[i]);
     ws->z[i] = clamp(base + delta * spread(&state) * (1.0 + fabs(base)), l, u);
   }
   return newton_start_into_domain(ws, p);
