@@ -14,9 +14,9 @@ static const double domain_steps[] = {1e-8, 1e-6, 1e-4, 1e-2, 0.1, 0.5, 1.0};
 static double clamp(double v, double l, double u) { return fmin(fmax(v, l), u); }
 
 /*
- * A point strictly inside the bounds near z: the middle of a finite box, one
- * unit inside a one-sided bound, 0 for a free variable; an index already
- * strictly inside keeps its value (only a free one moves, toward 0).
+ * A point strictly inside the bounds near z: the middle of a finite box,
+ * max(1, |bound|) inside a one-sided bound (or z itself when it is strictly
+ * inside already), 0 for a free variable.
  */
 static double interior_value(double l, double u, double z)
 {
