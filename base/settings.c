@@ -13,6 +13,10 @@ void cpk_settings_default(cpk_settings *s)
   s->pgs.omega = 1.0;
   s->ipm.crossover = 1;
   s->newton.fb_lambda = CPK_DEFAULT_NEWTON_FB_LAMBDA;
+  s->newton.proximal = CPK_DEFAULT_NEWTON_PROXIMAL;
+  s->newton.watchdog = CPK_DEFAULT_NEWTON_WATCHDOG;
+  s->newton.restarts = CPK_DEFAULT_NEWTON_RESTARTS;
+  s->newton.crash = CPK_DEFAULT_NEWTON_CRASH;
   s->nsgs.omega = 1.0;
   s->nsgs.local_tol = CPK_DEFAULT_NSGS_LOCAL_TOL;
   s->nsgs.local_max_iter = CPK_DEFAULT_NSGS_LOCAL_MAX_ITER;
@@ -93,6 +97,15 @@ int cpk_settings_validate(const cpk_settings *s, cpk_error *err)
     return cpk_error_set(err, CPK_EINVAL,
                          "fbnewton lambda must be in (0, 1], or 0 for the default (got %g)",
                          s->newton.fb_lambda);
+  if (!(s->newton.proximal >= 0.0) || !isfinite(s->newton.proximal))
+    return cpk_error_set(err, CPK_EINVAL, "newton proximal scale must be >= 0 and finite (got %g)",
+                         s->newton.proximal);
+  if (s->newton.watchdog < 0 || s->newton.crash < 0)
+    return cpk_error_set(err, CPK_EINVAL, "newton watchdog and crash steps must be >= 0 (got %d, %d)",
+                         s->newton.watchdog, s->newton.crash);
+  if (s->newton.restarts < 0 || s->newton.restarts > CPK_MAX_NEWTON_RESTARTS)
+    return cpk_error_set(err, CPK_EINVAL, "newton restarts must be in 0..%d (got %d)",
+                         CPK_MAX_NEWTON_RESTARTS, s->newton.restarts);
   if (s->ipm.method < CPK_IPM_AUTO || s->ipm.method > CPK_IPM_POTENTIAL)
     return cpk_error_set(err, CPK_EINVAL,
                          "ipm method must be 0 (auto), 1 (path following) or 2 (potential "
