@@ -14,22 +14,9 @@ static const char *usage =
 /* An FCLIB local file as a friction-cone problem (NULL with a message on failure). */
 static cpk_problem *load(const char *path)
 {
-  cpk_contact_system *s = NULL;
-  cpk_matrix *W = NULL;
   cpk_problem *p = NULL;
   cpk_error err;
-  if (cpk_contact_system_read_fclib(path, &s, &err)) {
-    fprintf(stderr, "%s: %s\n", path, err.message);
-    return NULL;
-  }
-  double *mu = malloc((s->nc ? s->nc : 1) * sizeof *mu);
-  for (size_t c = 0; mu && c < s->nc; c++) mu[c] = s->contacts[c].mu;
-  if (mu && !cpk_matrix_from_csc(s->W, &W))
-    cpk_problem_alloc_friction_cone(W, s->q, s->dim, mu, &p);
-  if (!p) fprintf(stderr, "%s: not a friction-cone problem\n", path);
-  cpk_matrix_free(W);
-  free(mu);
-  cpk_contact_system_free(s);
+  if (cpk_problem_read_fclib(path, &p, &err)) fprintf(stderr, "%s\n", err.message);
   return p;
 }
 
