@@ -175,7 +175,9 @@ static void compare_forms(const cpk_contact_system *s, const char *model, const 
     double *z = point_of(mc, P);
     double *u = calloc(pc->n, sizeof *u), res = INFINITY;
     if (z) cpk_problem_residual(pc, z, u, &res);
-    t_ok(z && res < 1e-7 && t_is_fc_solution(pc, z, 1e-7),
+    /* the NCP's cone row is squared: a residual e there lets |p_T| be off by sqrt(e)
+     * (3e-6 at e = 1e-11) where p_n is near 0, so the cone residual is judged at 1e-5 */
+    t_ok(z && res < 1e-5 && t_is_fc_solution(pc, z, 1e-5),
          "%s: the NCP's impulses solve the cone form (residual %.2g)", what, res);
     cpk_varmap_impulses(mc, z, Pc);
     cpk_varmap_contact_velocities(mn, r->z, U, NULL);
