@@ -85,6 +85,10 @@ if cpk_has_nsgs=$(grep -c "^nsgs " "$tmp/solvers") && [ "$cpk_has_nsgs" -gt 0 ];
       check "$(basename "$sc" .scene.json), $model, default solver: completes, every check passes" eval 'status_is 0 && has "\"solver\": *\"automatic\"" "$tmp/out" && has "\"status\": *\"completed\"" "$tmp/out"'
     done
   done
+  # a Newton method with a cone solver as fallback: the failed step is compiled again in the cone form
+  run simulate "$ex/issue14-ball-backspin.scene.json" --solver fbnewton --fallback nsgs --strict -q
+  check "fbnewton with nsgs as fallback (cone form for the failed steps): completes, checks pass" status_is 0
+  grep "fallback" "$tmp/out" | diag
 else
   skip "no nsgs: the stepper's cone default is not there"
 fi
