@@ -124,7 +124,8 @@ int main(int argc, char **argv)
     if (strcmp(argv[a], "--dense") == 0 && a + 1 < argc) dense = argv[++a];
     else if (strcmp(argv[a], "--sparse") == 0 && a + 1 < argc) sparse = argv[++a];
     else if (strcmp(argv[a], "--triangular") == 0 && a + 1 < argc) tri = argv[++a];
-    else if (strcmp(argv[a], "--seed") == 0 && a + 1 < argc) opts.seed = strtoul(argv[++a], NULL, 10);
+    else if (strcmp(argv[a], "--seed") == 0 && a + 1 < argc)
+      opts.seed = strtoul(argv[++a], NULL, 10);
     else if (strcmp(argv[a], "--linsys") == 0 && a + 1 < argc) linsys = argv[++a];
     else if (strcmp(argv[a], "--refactor") == 0 && a + 1 < argc) opts.refactor = atol(argv[++a]);
     else {
