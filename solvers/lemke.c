@@ -90,7 +90,7 @@ static int lemke_alloc(void **out, const cpk_problem *p, const cpk_settings *s, 
     const cpk_linsys_type *T = choose_linsys(p, s);
     long interval = s->lemke.refactor_interval;
     if (T == cpk_linsys_dense && interval < (long)n) interval = (long)n; /* keeps O(n^2) per pivot */
-    /* Dense LU: a refactor costs ~50-120 solves, an eta ~n/400 of one: n/4 balances them. */
+    /* Dense LU: a refactor costs ~20-120 solves, an eta ~3/n of one: n/4 balances them. */
     if (T == cpk_linsys_lapack && interval == CPK_DEFAULT_LEMKE_REFACTOR)
       interval = n / 4 > 32 ? (long)(n / 4) : 32;
     rc = lemke_basis_alloc(&S->basis, p, T, S->a_t, interval);
