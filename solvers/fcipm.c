@@ -105,7 +105,7 @@ static int alloc_arrays(fcipm_state *S, const cpk_problem *p)
 static const cpk_linsys_type *choose_linsys(const cpk_problem *p, const cpk_settings *s)
 {
   if (s->linsys) return s->linsys;
-  if (p->n <= 100 || p->M->format == CPK_MATRIX_DENSE) return cpk_linsys_dense;
+  if (p->n <= 100 || p->M->format == CPK_MATRIX_DENSE) return cpk_linsys_lapack;
   return cpk_linsys_umfpack;
 }
 

@@ -69,7 +69,7 @@ static void lemke_free(void *vs)
 static const cpk_linsys_type *choose_linsys(const cpk_problem *p, const cpk_settings *s)
 {
   if (s->linsys) return s->linsys;
-  return (p->M->format == CPK_MATRIX_DENSE || p->n <= 100) ? cpk_linsys_dense : cpk_linsys_umfpack;
+  return (p->M->format == CPK_MATRIX_DENSE || p->n <= 100) ? cpk_linsys_lapack : cpk_linsys_umfpack;
 }
 
 static int lemke_alloc(void **out, const cpk_problem *p, const cpk_settings *s, cpk_error *err)
@@ -90,6 +90,9 @@ static int lemke_alloc(void **out, const cpk_problem *p, const cpk_settings *s, 
     const cpk_linsys_type *T = choose_linsys(p, s);
     long interval = s->lemke.refactor_interval;
     if (T == cpk_linsys_dense && interval < (long)n) interval = (long)n; /* keeps O(n^2) per pivot */
+    /* Dense LU: a refactor costs ~20-120 solves, an eta ~3/n of one: n/4 balances them. */
+    if (T == cpk_linsys_lapack && interval == CPK_DEFAULT_LEMKE_REFACTOR)
+      interval = n / 4 > 32 ? (long)(n / 4) : 32;
     rc = lemke_basis_alloc(&S->basis, p, T, S->a_t, interval);
   }
   if (rc) {

@@ -23,7 +23,7 @@ const cli_command cli_cmd_solve = {
     "  --time-limit S      wall-time limit in seconds, S >= 0 (0 = none)\n"
     "  --warm-start FILE   start from z (and basis) in FILE: a JSON result written\n"
     "                      by --json, or plain text with n numbers\n"
-    "  --linsys NAME       linear solver: dense or umfpack (default: automatic)\n"
+    "  --linsys NAME       linear solver: lapack, dense or umfpack (default: automatic)\n"
     "  -v, --verbose       progress on stderr; twice for one line per iteration\n"
     "  --json              print the result as one JSON object\n"
     "  -o, --output FILE   write the output to FILE instead of standard output\n"
@@ -84,8 +84,9 @@ static int choose_linsys(const char *name, cpk_settings *s)
 {
   s->linsys = cpk_linsys_find(name);
   if (s->linsys) return CLI_CONTINUE;
-  return cli_usage_error(&cli_cmd_solve, "unknown linear solver '%s' (valid: %s, %s)", name,
-                         cpk_linsys_dense->name, cpk_linsys_umfpack->name);
+  return cli_usage_error(&cli_cmd_solve, "unknown linear solver '%s' (valid: %s, %s, %s)", name,
+                         cpk_linsys_lapack->name, cpk_linsys_dense->name,
+                         cpk_linsys_umfpack->name);
 }
 
 static int apply_option(int c, const char *arg, solve_options *o)
