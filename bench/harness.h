@@ -54,7 +54,7 @@ int cpk_bench_success(int status, int expect);
 typedef enum cpk_bench_source {
   CPK_BENCH_SRC_FAMILY = 0, /* a generator of bench/families.h or bench/mcp_problems.h */
   CPK_BENCH_SRC_FILE,       /* a problem file in the text format v1 */
-  CPK_BENCH_SRC_FCLIB       /* an FCLIB local problem compiled by a contact model */
+  CPK_BENCH_SRC_FCLIB       /* an FCLIB local problem: its cone problem, or compiled by a model */
 } cpk_bench_source;
 
 /* One problem of a suite: a recipe, built only when its runs come up. */
@@ -115,14 +115,24 @@ int cpk_bench_build_file(const cpk_bench_instance *inst, cpk_bench_built *out, c
 int cpk_bench_suite_add_path(cpk_bench_suite *s, const char *path, cpk_error *err);
 void cpk_bench_built_free(cpk_bench_built *b);
 
-struct cpk_contact_system;
 /*
- * FCLIB's merit function (fclib_merit_local, MERIT_1) of the reaction in P
- * (4 values per contact, (n, t, o, r); r ignored) for a local 3D system:
- * u = W P + q, the De Saxce natural map P - proj_K(P - (u + mu |u_t| e_n))
- * per contact in the 2-norm, divided by 1 + sqrt(|q|_2). NaN for another kind of system.
+ * The `fclib` suite's directory: $CPK_FCLIB_DIR when set, else the FCLIB
+ * sample files of the source tree's tests (tests/data/fclib).
  */
-double cpk_bench_fclib_merit(const struct cpk_contact_system *s, const double *P);
+const char *cpk_bench_fclib_dir(void);
+
+/* ---- solvers outside the library ------------------------------------------------ */
+
+/*
+ * Extra entries the harness offers beside the registered solvers: Siconos
+ * Numerics' FC3D solvers ("siconos-nsgs", ...) when configure found it (see
+ * bench/siconos.c), none otherwise. They are cpk_solver_types for friction-cone
+ * problems, run and judged exactly as cpkit's solvers.
+ */
+size_t cpk_bench_extra_solver_count(void);
+const cpk_solver_type *cpk_bench_extra_solver_at(size_t i);
+/* A registered solver or an extra entry by name; NULL if neither. */
+const cpk_solver_type *cpk_bench_solver_find(const char *name);
 
 /* ---- one run ---------------------------------------------------------------- */
 

@@ -23,7 +23,10 @@ const cli_command cli_cmd_bench = {
     "searched for *.cpk and *.hdf5 files.\n"
     "\n"
     "Options:\n"
-    "  --solvers A,B,...   solvers to run (default: all registered, 'cpkit solvers')\n"
+    "  --solvers A,B,...   solvers to run (default: all registered, 'cpkit solvers',\n"
+    "                      and, when cpkit was configured with Siconos Numerics,\n"
+    "                      its FC3D solvers siconos-nsgs, siconos-nsn-ac,\n"
+    "                      siconos-nsn-fb, siconos-prox, siconos-admm)\n"
     "  --repeat N          timed repeats after the warm-up run, N >= 1 (default 3);\n"
     "                      the time is their median. Runs whose warm-up takes more\n"
     "                      than 0.2 s are timed once (by the warm-up)\n"
@@ -94,7 +97,7 @@ static int parse_solvers(bench_cli *b, const char *arg)
   size_t m = 0;
   if (!copy) return cli_error("out of memory");
   for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-    const cpk_solver_type *T = cpk_solver_find(tok);
+    const cpk_solver_type *T = cpk_bench_solver_find(tok);
     if (!T) {
       int st = cli_usage_error(&cli_cmd_bench, "unknown solver '%s' (see 'cpkit solvers')", tok);
       free(copy);
@@ -140,8 +143,10 @@ static int parse_options(int argc, char **argv, bench_cli *b)
 {
   int c, status = CLI_CONTINUE;
   cpk_bench_options_default(&b->job.options);
-  b->job.nsolvers = cpk_solver_count();
-  for (size_t k = 0; k < b->job.nsolvers; k++) b->solvers[k] = cpk_solver_at(k);
+  size_t nreg = cpk_solver_count(), nextra = cpk_bench_extra_solver_count();
+  b->job.nsolvers = nreg + nextra;
+  for (size_t k = 0; k < nreg; k++) b->solvers[k] = cpk_solver_at(k);
+  for (size_t k = 0; k < nextra; k++) b->solvers[nreg + k] = cpk_bench_extra_solver_at(k);
   while (status == CLI_CONTINUE &&
          (c = cli_getopt(&cli_cmd_bench, argc, argv, ":o:vh", bench_longopts)) != -1)
     status = apply_option(c, optarg, b);
@@ -199,7 +204,7 @@ static int run(int argc, char **argv)
   cpk_bench_suite suite = {NULL, 0, 0};
   cpk_error err;
   memset(&b, 0, sizeof b);
-  b.solvers = calloc(cpk_solver_count() + 1, sizeof *b.solvers);
+  b.solvers = calloc(cpk_solver_count() + cpk_bench_extra_solver_count() + 1, sizeof *b.solvers);
   if (!b.solvers) return cli_error("out of memory");
   int st = parse_options(argc, argv, &b);
   if (st == CLI_CONTINUE && b.list) st = list_suites();
