@@ -257,6 +257,36 @@ void cpk_bench_print_summary(FILE *f, const cpk_bench_record *recs, size_t count
 /* The same as one JSON object {"solvers": [...], "families": [...]}. */
 int cpk_bench_print_summary_json(FILE *f, const cpk_bench_record *recs, size_t count);
 
+/* ---- FCLIB tables (fclib_report.c) ------------------------------------------------ */
+
+/* FCLIB's accuracy thresholds the tables count (FCLIB's "required accuracy" and a looser one). */
+#define CPK_BENCH_FCLIB_TIGHT 1e-8
+#define CPK_BENCH_FCLIB_LOOSE 1e-6
+
+/*
+ * Records of FCLIB instances (families "fclib-MODEL", names "FILE:MODEL"):
+ * FCLIB's merit per run (problem x solver) and, per solver, the runs at merit
+ * <= 1e-8 and <= 1e-6. cpk_bench_print_summary appends it when there are such records.
+ */
+void cpk_bench_print_fclib_merits(FILE *f, const cpk_bench_record *recs, size_t count);
+
+/*
+ * The best run on FILE (an instance name; its ":MODEL" part is ignored) among
+ * the Siconos entries (siconos = 1: solvers "siconos-*") or cpkit's solvers
+ * (siconos = 0), every model of the file included: the lowest merit class
+ * (<= 1e-8, <= 1e-6, above), the fastest within the first two, the smallest
+ * merit in the last. *best = NULL when no such run exists.
+ */
+void cpk_bench_fclib_best(const cpk_bench_record *recs, size_t count, const char *file,
+                          int siconos, const cpk_bench_record **best);
+
+/*
+ * Per FCLIB file, the best cpkit run and the best Siconos run (solver, model,
+ * merit, time), then for each side the files at merit <= 1e-8 and <= 1e-6 and
+ * the sum of the best times, and the ratio of the sums over the files both ran.
+ */
+void cpk_bench_print_fclib_compare(FILE *f, const cpk_bench_record *recs, size_t count);
+
 /* What a performance profile measures. */
 typedef enum cpk_bench_metric { CPK_BENCH_TIME = 0, CPK_BENCH_ITERATIONS = 1 } cpk_bench_metric;
 

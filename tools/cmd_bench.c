@@ -45,6 +45,10 @@ const cli_command cli_cmd_bench = {
     "                      scaling plots (log-log, fitted slope) and progress traces\n"
     "                      to DIR as SVG and PNG (needs gnuplot; without it the data\n"
     "                      and scripts are written and a message says so)\n"
+    "  --compare           after the summary, per FCLIB file: the best cpkit run\n"
+    "                      and the best Siconos run (merit, time), the files each\n"
+    "                      solves to FCLIB merit 1e-8 and 1e-6, and the ratio of\n"
+    "                      the sums of the best times (not with --json)\n"
     "  --list              list the suites and exit\n"
     "  -v, --verbose       one line per run on stderr\n"
     "  -h, --help          show this help\n"
@@ -59,7 +63,7 @@ const cli_command cli_cmd_bench = {
 typedef struct bench_cli {
   cpk_bench_job job;
   const cpk_solver_type **solvers;
-  int json, verbose, list;
+  int json, verbose, list, compare;
 } bench_cli;
 
 enum {
@@ -71,7 +75,8 @@ enum {
   OPT_JSON,
   OPT_RESUME,
   OPT_PLOT,
-  OPT_LIST
+  OPT_LIST,
+  OPT_COMPARE
 };
 
 static const struct option bench_longopts[] = {
@@ -85,6 +90,7 @@ static const struct option bench_longopts[] = {
     {"resume", no_argument, NULL, OPT_RESUME},
     {"plot", required_argument, NULL, OPT_PLOT},
     {"list", no_argument, NULL, OPT_LIST},
+    {"compare", no_argument, NULL, OPT_COMPARE},
     {"verbose", no_argument, NULL, 'v'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
@@ -133,6 +139,7 @@ static int apply_option(int c, const char *arg, bench_cli *b)
   case OPT_RESUME: b->job.resume = 1; return CLI_CONTINUE;
   case OPT_PLOT: b->job.plot_dir = arg; return CLI_CONTINUE;
   case OPT_LIST: b->list = 1; return CLI_CONTINUE;
+  case OPT_COMPARE: b->compare = 1; return CLI_CONTINUE;
   case 'v': b->verbose = 1; return CLI_CONTINUE;
   case 'h': return cli_print_usage(cmd);
   default: return CLI_EXIT_USAGE; /* cli_getopt has said why */
@@ -193,6 +200,7 @@ static int bench(bench_cli *b, cpk_bench_suite *suite)
   else {
     print_tally(&tally, b->job.output);
     cpk_bench_print_summary(stdout, recs, count);
+    if (b->compare) cpk_bench_print_fclib_compare(stdout, recs, count);
   }
   free(recs);
   return rc ? cli_error("cannot write the summary") : CLI_EXIT_OK;
