@@ -172,7 +172,7 @@ static void print_compare_rows(FILE *f, const cpk_bench_record *recs, size_t cou
   side_total cp = {0, 0, 0, 0.0}, sc = {0, 0, 0, 0.0};
   size_t both = 0;
   double cp_both = 0.0, sc_both = 0.0;
-  fprintf(f, "%-36s %-30s %10s %10s %-30s %10s %10s\n", "file", "best cpkit (model)", "merit",
+  fprintf(f, "%-44s %-30s %10s %10s %-30s %10s %10s\n", "file", "best cpkit (model)", "merit",
           "time_s", " best Siconos", "merit", "time_s");
   for (size_t i = 0; i < nf; i++) {
     const cpk_bench_record *c, *s;
@@ -180,7 +180,7 @@ static void print_compare_rows(FILE *f, const cpk_bench_record *recs, size_t cou
     snprintf(name, sizeof name, "%.*s", (int)file_len(short_name(files[i])), short_name(files[i]));
     cpk_bench_fclib_best(recs, count, files[i], 0, &c);
     cpk_bench_fclib_best(recs, count, files[i], 1, &s);
-    fprintf(f, "%-36.36s", name);
+    fprintf(f, "%-44.44s", name);
     print_best(f, c);
     print_best(f, s);
     fprintf(f, "\n");
