@@ -13,6 +13,9 @@ void cpk_settings_default(cpk_settings *s)
   s->pgs.omega = 1.0;
   s->ipm.crossover = 1;
   s->newton.fb_lambda = CPK_DEFAULT_NEWTON_FB_LAMBDA;
+  s->nsgs.omega = 1.0;
+  s->nsgs.local_tol = CPK_DEFAULT_NSGS_LOCAL_TOL;
+  s->nsgs.local_max_iter = CPK_DEFAULT_NSGS_LOCAL_MAX_ITER;
 }
 
 int cpk_settings_validate(const cpk_settings *s, cpk_error *err)
@@ -46,5 +49,14 @@ int cpk_settings_validate(const cpk_settings *s, cpk_error *err)
   if (!(s->pgs.omega > 0.0 && s->pgs.omega < 2.0))
     return cpk_error_set(err, CPK_EINVAL, "pgs relaxation factor must be in (0, 2) (got %g)",
                          s->pgs.omega);
+  if (!(s->nsgs.omega > 0.0 && s->nsgs.omega < 2.0))
+    return cpk_error_set(err, CPK_EINVAL, "nsgs relaxation factor must be in (0, 2) (got %g)",
+                         s->nsgs.omega);
+  if (!(s->nsgs.local_tol > 0.0 && s->nsgs.local_tol < 1.0))
+    return cpk_error_set(err, CPK_EINVAL, "nsgs local tolerance must be in (0, 1) (got %g)",
+                         s->nsgs.local_tol);
+  if (s->nsgs.local_max_iter < 1 || s->nsgs.local_max_iter > CPK_MAX_NSGS_LOCAL_MAX_ITER)
+    return cpk_error_set(err, CPK_EINVAL, "nsgs local iteration limit must be in 1..%ld (got %ld)",
+                         (long)CPK_MAX_NSGS_LOCAL_MAX_ITER, s->nsgs.local_max_iter);
   return CPK_OK;
 }

@@ -27,6 +27,15 @@ check "and runs against the shared library (solves the example)" \
   sh -c "LD_LIBRARY_PATH=$prefix/usr/lib $prefix/demo $top/examples/contact-lcp.cpk | grep -q '^solved'"
 check "an outside program links statically with pkg-config --static" \
   sh -c "cc $top/examples/solve_file.c \$($pkgc --cflags cpkit) $prefix/usr/lib/libcpkit.a \$($pkgc --static --libs cpkit | sed 's/-lcpkit//') -o $prefix/demo-static && $prefix/demo-static $top/examples/contact-lcp.cpk | grep -q '^solved'"
+check "a program using GSL's handler and the version macros links with pkg-config --libs cpkit alone" \
+  sh -c "cc -Wall -Werror $top/examples/version_check.c \$($pkgc --cflags --libs cpkit) -o $prefix/vcheck && LD_LIBRARY_PATH=$prefix/usr/lib $prefix/vcheck"
+check "pkg-config --static lists UMFPACK's companions" \
+  sh -c "$pkgc --static --libs cpkit | grep -q -- '-lamd' && $pkgc --static --libs cpkit | grep -q -- '-lsuitesparseconfig'"
+check "an outside CMake project builds with find_package(cpkit 0.2) and cpkit::cpkit, and runs" \
+  sh -c "cmake -S $top/examples/cmake -B $prefix/cmake-build -DCMAKE_PREFIX_PATH=$prefix/usr >/dev/null && cmake --build $prefix/cmake-build >/dev/null && LD_LIBRARY_PATH=$prefix/usr/lib $prefix/cmake-build/solve_file $top/examples/contact-lcp.cpk | grep -q '^solved'"
+mkdir -p "$prefix/v9" && printf 'cmake_minimum_required(VERSION 3.13)\nproject(v9 C)\nfind_package(cpkit 9.0 QUIET)\nif(cpkit_FOUND)\n  message(FATAL_ERROR "cpkit 9.0 accepted")\nendif()\n' >"$prefix/v9/CMakeLists.txt"
+check "find_package(cpkit 9.0) is refused by the version file" \
+  cmake -S "$prefix/v9" -B "$prefix/v9/build" -DCMAKE_PREFIX_PATH="$prefix/usr"
 check "every experiment scene of examples/ is installed (Makefile.am examples_DATA)" \
   sh -c "test \$(ls $top/examples/*.scene.json | wc -l) -eq \$(ls $prefix/usr/share/cpkit/examples/*.scene.json | wc -l)"
 check "the experiment scenes are installed and the installed cpkit runs them" \

@@ -9,6 +9,7 @@ static const cpk_solver_type *const *const registry[] = {
     &cpk_solver_fbnewton,
     &cpk_solver_pgs,
     &cpk_solver_ipm,
+    &cpk_solver_nsgs,
 };
 
 size_t cpk_solver_count(void) { return sizeof registry / sizeof registry[0]; }

@@ -27,6 +27,9 @@ typedef int (*cpk_iteration_callback)(const cpk_iteration_info *info, void *data
 #define CPK_DEFAULT_ENUM_MAX_N 20
 #define CPK_DEFAULT_NEWTON_FB_LAMBDA 0.95
 #define CPK_MAX_NEWTON_NONMONOTONE 64
+#define CPK_DEFAULT_NSGS_LOCAL_TOL 1e-12
+#define CPK_DEFAULT_NSGS_LOCAL_MAX_ITER 50
+#define CPK_MAX_NSGS_LOCAL_MAX_ITER 1000000
 #define CPK_IPM_AUTO 0
 #define CPK_IPM_PATH_FOLLOWING 1
 #define CPK_IPM_POTENTIAL 2
@@ -66,6 +69,11 @@ typedef struct cpk_settings {
     int method;              /**< ipm: CPK_IPM_AUTO (default: path following for affine problems, potential reduction for nonlinear), CPK_IPM_PATH_FOLLOWING (affine only), CPK_IPM_POTENTIAL */
     int crossover;           /**< ipm: 1 (default) = when close, finish with a Newton step on the identified active set, kept only if the residual improves; 0 = pure interior iterates */
   } ipm;
+  struct {
+    double omega;            /**< nsgs: relaxation of each contact's update, in (0, 2): 1 = plain Gauss-Seidel (default) */
+    double local_tol;        /**< nsgs: target of the one-contact solver on the contact's natural map, relative to max(1, ||q||_inf) as tol is; tol / 10 is used when smaller (default 1e-12) */
+    long local_max_iter;     /**< nsgs: Newton iterations of the one-contact solver per start (default 50, at most CPK_MAX_NSGS_LOCAL_MAX_ITER; its projection fallback gets 20 times as many) */
+  } nsgs;
 } cpk_settings;
 
 /** Defaults: tol 1e-8, no time limit, silent, automatic linear solver. */

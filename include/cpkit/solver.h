@@ -86,6 +86,8 @@ CPK_API extern const cpk_solver_type *cpk_solver_bdnewton;
 CPK_API extern const cpk_solver_type *cpk_solver_fbnewton;
 CPK_API extern const cpk_solver_type *cpk_solver_pgs;
 CPK_API extern const cpk_solver_type *cpk_solver_ipm;
+/** Nonsmooth block Gauss-Seidel for friction-cone problems (settings.nsgs): see doc/solvers.md. */
+CPK_API extern const cpk_solver_type *cpk_solver_nsgs;
 
 CPK_END_DECLS
 #endif

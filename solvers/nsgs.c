@@ -1,0 +1,232 @@
+/* nsgs.c: nonsmooth block Gauss-Seidel for the friction-cone problem: sweeps over contacts with the exact one-contact solver. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <gsl/gsl_blas.h>
+#include <cpkit/solver.h>
+#include <cpkit/util.h>
+#include "fc_local.h"
+
+/*
+ * One sweep solves, contact after contact, the one-contact problem
+ * u_c = W_cc r_c + (u_c - W_cc r_c) with every other reaction fixed, exactly
+ * (fc_local.c), relaxes the update by omega, and adds W's columns of the
+ * contact times the change to u = W r + q, so a sweep costs O(nnz(W)) and the
+ * residual after it costs O(n). u is recomputed from scratch every
+ * NSGS_REFRESH sweeps and before `solved` is claimed, so round-off from the
+ * updates never decides the status. The iterate with the smallest residual is
+ * what a failed solve returns: a caller restarting from it (nsn) gets the best
+ * point seen, not the last one.
+ */
+
+#define NSGS_REFRESH 16      /* sweeps between recomputations of u = W r + q */
+#define NSGS_DIVERGED 1e6    /* residual this many times (1 + the first one): give up */
+#define NSGS_LOCAL_TOL_SHARE 0.1 /* local target at most this share of the global one */
+
+typedef struct nsgs_state {
+  size_t nc, dim;
+  double *blocks; /* the nc diagonal blocks W_cc, dim x dim row-major each */
+  double *u;      /* W r + q at the current r */
+  double *best;   /* iterate with the smallest residual so far */
+} nsgs_state;
+
+/* What the sweeps counted, for the result's statistics. */
+typedef struct nsgs_counts {
+  long local_failures; /* one-contact solves short of the local target, over all sweeps */
+  long degenerate;     /* contacts given up (zero normal block) in the last sweep */
+  double change; /* largest |r_c change| of the last sweep */
+} nsgs_counts;
+
+static long nsgs_default_max_iter(const cpk_problem *p) { return 1000; }
+
+static void nsgs_free(void *vs)
+{
+  nsgs_state *S = vs;
+  if (!S) return;
+  free(S->blocks);
+  free(S->u);
+  free(S->best);
+  free(S);
+}
+
+static int nsgs_alloc(void **out, const cpk_problem *p, const cpk_settings *s, cpk_error *err)
+{
+  size_t d = p->cone_dim, nblock;
+  nsgs_state *S = calloc(1, sizeof *S);
+  (void)s;
+  *out = NULL;
+  if (!S || cpk_size_mul(p->nc, d * d, &nblock)) {
+    free(S);
+    return cpk_error_set(err, CPK_ENOMEM, "nsgs: cannot allocate the workspace for %zu contacts",
+                         p->nc);
+  }
+  S->nc = p->nc;
+  S->dim = d;
+  S->blocks = cpk_alloc_array(nblock ? nblock : 1, sizeof *S->blocks);
+  S->u = cpk_alloc_array(p->n ? p->n : 1, sizeof *S->u);
+  S->best = cpk_alloc_array(p->n ? p->n : 1, sizeof *S->best);
+  if (!S->blocks || !S->u || !S->best) {
+    nsgs_free(S);
+    return cpk_error_set(err, CPK_ENOMEM, "nsgs: cannot allocate the workspace for %zu contacts",
+                         p->nc);
+  }
+  for (size_t c = 0; c < p->nc; c++)
+    for (size_t i = 0; i < d; i++)
+      for (size_t j = 0; j < d; j++)
+        S->blocks[(c * d + i) * d + j] = cpk_matrix_get(p->M, c * d + i, c * d + j);
+  *out = S;
+  return CPK_OK;
+}
+
+/* u <- W r + q from scratch. */
+static void refresh_velocity(nsgs_state *S, const cpk_problem *p, const double *r)
+{
+  cpk_matrix_mv(p->M, r, S->u, 0);
+  for (size_t i = 0; i < p->n; i++) S->u[i] += p->q[i];
+}
+
+/* u += W(:, j0 .. j0 + dim - 1) delta: the columns of one contact. */
+static void add_columns(const cpk_matrix *W, size_t j0, size_t dim, const double *delta, double *u)
+{
+  if (W->format == CPK_MATRIX_CSC) {
+    const cpk_csc *A = W->csc;
+    for (size_t k = 0; k < dim; k++) {
+      if (delta[k] == 0.0) continue;
+      for (cpk_int e = A->p[j0 + k]; e < A->p[j0 + k + 1]; e++) u[A->i[e]] += A->x[e] * delta[k];
+    }
+    return;
+  }
+  gsl_matrix_const_view cols = gsl_matrix_const_submatrix(W->dense, 0, j0, W->m, dim);
+  gsl_vector_const_view dv = gsl_vector_const_view_array(delta, dim);
+  gsl_vector_view uv = gsl_vector_view_array(u, W->m);
+  gsl_blas_dgemv(CblasNoTrans, 1.0, &cols.matrix, &dv.vector, 1.0, &uv.vector);
+}
+
+/* Solve contact c with the others fixed, relax, and bring u up to date. */
+static void update_contact(nsgs_state *S, const cpk_problem *p, const cpk_settings *s,
+                           double local_tol, size_t c, double *r, nsgs_counts *n)
+{
+  size_t d = S->dim;
+  double *rc = r + c * d, *uc = S->u + c * d, *Wc = S->blocks + c * d * d;
+  double qc[CPK_CONE_DIM_MAX], rn[CPK_CONE_DIM_MAX], delta[CPK_CONE_DIM_MAX], res;
+  for (size_t i = 0; i < d; i++) { /* the contact's free velocity with the others fixed */
+    qc[i] = uc[i];
+    for (size_t j = 0; j < d; j++) qc[i] -= Wc[i * d + j] * rc[j];
+    rn[i] = rc[i];
+  }
+  fc_local_status st = fc_local_solve(d, p->mu[c], Wc, qc, rn, local_tol, s->nsgs.local_max_iter, &res);
+  if (st != FC_LOCAL_SOLVED) n->local_failures++;
+  if (st == FC_LOCAL_DEGENERATE) n->degenerate++;
+  if (s->nsgs.omega != 1.0) {
+    for (size_t i = 0; i < d; i++) rn[i] = s->nsgs.omega * rn[i] + (1.0 - s->nsgs.omega) * rc[i];
+    if (s->nsgs.omega > 1.0) cpk_cone_project(d, p->mu[c], rn, rn); /* extrapolation may leave K */
+  }
+  for (size_t i = 0; i < d; i++) {
+    delta[i] = rn[i] - rc[i];
+    n->change = fmax(n->change, fabs(delta[i]));
+    rc[i] = rn[i];
+  }
+  add_columns(p->M, c * d, d, delta, S->u);
+}
+
+static void sweep(nsgs_state *S, const cpk_problem *p, const cpk_settings *s, double local_tol,
+                  double *r, nsgs_counts *n)
+{
+  n->change = 0.0;
+  n->degenerate = 0;
+  for (size_t c = 0; c < S->nc; c++) update_contact(S, p, s, local_tol, c, r, n);
+}
+
+/* The start: z0 (or 0) with each contact's block projected on its cone. */
+static void start_point(const cpk_problem *p, const cpk_settings *s, double *r)
+{
+  size_t d = p->cone_dim;
+  for (size_t i = 0; i < p->n; i++) r[i] = s->z0 ? s->z0[i] : 0.0;
+  for (size_t c = 0; s->z0 && c < p->nc; c++) cpk_cone_project(d, p->mu[c], r + c * d, r + c * d);
+}
+
+/* The stopping residual, from a fresh u when it is about to decide `solved`. */
+static double residual(nsgs_state *S, const cpk_problem *p, const double *r, double tol, int fresh)
+{
+  if (fresh) refresh_velocity(S, p, r);
+  double res = cpk_fc_residual(p, r, S->u);
+  if (res <= tol && !fresh) {
+    refresh_velocity(S, p, r);
+    res = cpk_fc_residual(p, r, S->u);
+  }
+  return res;
+}
+
+static void set_stats(cpk_result *r, const cpk_problem *p, const cpk_settings *s, long sweeps,
+                      const nsgs_counts *n, const double *u)
+{
+  r->iterations = sweeps;
+  cpk_result_set_stat(r, "sweeps", (double)sweeps);
+  cpk_result_set_stat(r, "local_failures", (double)n->local_failures);
+  cpk_result_set_stat(r, "degenerate_contacts", (double)n->degenerate);
+  cpk_result_set_stat(r, "merit", cpk_fc_merit(p, r->z, u));
+  cpk_result_set_stat(r, "omega", s->nsgs.omega);
+}
+
+/* A failed solve hands back the best iterate seen, with u to match. */
+static void restore_best(nsgs_state *S, const cpk_problem *p, double *r, double best_res, double res)
+{
+  if (!(best_res < res)) return;
+  memcpy(r, S->best, p->n * sizeof *r);
+  refresh_velocity(S, p, r);
+}
+
+static int nsgs_solve(void *vs, const cpk_problem *p, const cpk_settings *s, cpk_monitor *mon,
+                      cpk_result *r)
+{
+  nsgs_state *S = vs;
+  double *z = r->z, tol = cpk_problem_tolerance(p, s->tol);
+  double local_tol = fmin(s->nsgs.local_tol, NSGS_LOCAL_TOL_SHARE * s->tol);
+  local_tol = cpk_problem_tolerance(p, local_tol);
+  nsgs_counts counts = {0, 0, 0.0};
+  long sweeps = 0;
+  start_point(p, s, z);
+  double res = residual(S, p, z, tol, 1), first = res, best_res = res;
+  memcpy(S->best, z, p->n * sizeof *z);
+  r->status = CPK_STATUS_SOLVED;
+  while (!(res <= tol)) {
+    int stop = cpk_monitor_iteration(mon, sweeps, res);
+    if (stop) {
+      r->status = (cpk_status)stop;
+      break;
+    }
+    sweep(S, p, s, local_tol, z, &counts);
+    sweeps++;
+    res = residual(S, p, z, tol, sweeps % NSGS_REFRESH == 0);
+    if (!isfinite(res) || res > NSGS_DIVERGED * (1.0 + first)) {
+      r->status = CPK_STATUS_STALLED;
+      snprintf(r->message, sizeof r->message, "diverged: residual %.3g after %ld sweeps", res, sweeps);
+      break;
+    }
+    if (res < best_res) {
+      best_res = res;
+      memcpy(S->best, z, p->n * sizeof *z);
+    }
+    if (counts.change == 0.0 && !(res <= tol)) {
+      r->status = CPK_STATUS_STALLED;
+      snprintf(r->message, sizeof r->message,
+               "no reaction changed in sweep %ld at residual %.3g (%ld contacts given up)", sweeps,
+               res, counts.degenerate);
+      break;
+    }
+  }
+  if (r->status != CPK_STATUS_SOLVED) restore_best(S, p, z, best_res, res);
+  set_stats(r, p, s, sweeps, &counts, S->u);
+  return CPK_OK;
+}
+
+static const cpk_solver_type nsgs_type = {
+    "nsgs",
+    "nonsmooth block Gauss-Seidel over contacts with an exact one-contact solver (settings.nsgs)",
+    CPK_KIND_FRICTION_CONE,
+    nsgs_default_max_iter,
+    nsgs_alloc,
+    nsgs_solve,
+    nsgs_free};
+
+const cpk_solver_type *cpk_solver_nsgs = &nsgs_type;
