@@ -55,14 +55,43 @@ static int better(const cpk_bench_record *a, const cpk_bench_record *b)
   return a->merit < b->merit || (isnan(b->merit) && !isnan(a->merit));
 }
 
+/* The best run on the file among one side's runs (solver NULL) or one solver's runs. */
+static const cpk_bench_record *best_where(const cpk_bench_record *recs, size_t count,
+                                          const char *file, int siconos, const char *solver)
+{
+  const cpk_bench_record *best = NULL;
+  for (size_t k = 0; k < count; k++) {
+    const cpk_bench_record *r = &recs[k];
+    int mine = solver ? strcmp(r->solver, solver) == 0 : is_siconos(r->solver) == siconos;
+    if (is_fclib(r) && mine && same_file(r->problem, file) && better(r, best)) best = r;
+  }
+  return best;
+}
+
 void cpk_bench_fclib_best(const cpk_bench_record *recs, size_t count, const char *file, int siconos,
                           const cpk_bench_record **best)
 {
-  *best = NULL;
-  for (size_t k = 0; k < count; k++)
-    if (is_fclib(&recs[k]) && is_siconos(recs[k].solver) == siconos &&
-        same_file(recs[k].problem, file) && better(&recs[k], *best))
-      *best = &recs[k];
+  *best = best_where(recs, count, file, siconos, NULL);
+}
+
+size_t cpk_bench_fclib_by_file(const cpk_bench_record *recs, size_t count, double threshold,
+                               cpk_bench_record *out)
+{
+  size_t m = 0;
+  for (size_t k = 0; k < count; k++) {
+    const cpk_bench_record *r = &recs[k];
+    size_t j = 0, len = file_len(r->problem);
+    while (j < m &&
+           !(strcmp(out[j].solver, r->solver) == 0 && same_file(out[j].problem, r->problem)))
+      j++;
+    if (!is_fclib(r) || j < m) continue;
+    out[m] = *best_where(recs, count, r->problem, 0, r->solver);
+    snprintf(out[m].problem, sizeof out[m].problem, "%.*s", (int)len, r->problem);
+    snprintf(out[m].suite, sizeof out[m].suite, "fclib");
+    out[m].status = out[m].merit <= threshold ? CPK_STATUS_SOLVED : CPK_STATUS_STALLED;
+    out[m++].expect = CPK_BENCH_EXPECT_SOLUTION;
+  }
+  return m;
 }
 
 /* The distinct values of a string field (or of the file part of the problem name when files). */

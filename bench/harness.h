@@ -281,6 +281,15 @@ void cpk_bench_fclib_best(const cpk_bench_record *recs, size_t count, const char
                           int siconos, const cpk_bench_record **best);
 
 /*
+ * For FCLIB's performance profiles: one record per (file, solver), the
+ * solver's best run on the file over its models (as above), named by the file,
+ * its status `solved` when its merit is <= threshold and `stalled` otherwise.
+ * out needs room for count records; returns how many were written.
+ */
+size_t cpk_bench_fclib_by_file(const cpk_bench_record *recs, size_t count, double threshold,
+                               cpk_bench_record *out);
+
+/*
  * Per FCLIB file, the best cpkit run and the best Siconos run (solver, model,
  * merit, time), then for each side the files at merit <= 1e-8 and <= 1e-6 and
  * the sum of the best times, and the ratio of the sums over the files both ran.

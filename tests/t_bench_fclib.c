@@ -197,6 +197,13 @@ static void test_best(void)
   r[0].merit = 1e-5;
   cpk_bench_fclib_best(r, 4, "d/a.hdf5", 0, &b);
   t_ok(b == &r[1], "a slower run at 1e-12 beats a faster one at 1e-5");
+  cpk_bench_record out[4];
+  size_t m = cpk_bench_fclib_by_file(r, 4, 1e-8, out);
+  t_ok(m == 4 && strcmp(out[0].problem, "d/a.hdf5") == 0 && strcmp(out[3].problem, "d/b.hdf5") == 0,
+       "profiles by file: one record per (file, solver), named by the file (%zu)", m);
+  t_ok(m == 4 && out[0].status == CPK_STATUS_STALLED && out[1].status == CPK_STATUS_SOLVED &&
+           out[2].status == CPK_STATUS_STALLED && out[3].status == CPK_STATUS_SOLVED,
+       "a success there is a merit <= 1e-8 (1e-5, 1e-12, 1e-7, 1e-10)");
 }
 
 /* ---- Siconos --------------------------------------------------------------------------------- */
