@@ -12,7 +12,7 @@ static double tangent_norm(size_t dim, const double *x)
 void cpk_cone_project(size_t dim, double mu, const double *x, double *y)
 {
   double t = tangent_norm(dim, x), xn = x[0];
-  if (t <= mu * xn) { /* inside K */
+  if (xn >= 0 && t <= mu * xn) { /* inside K (mu = 0: the half-line, not a point below it) */
     for (size_t k = 0; k < dim; k++) y[k] = x[k];
     return;
   }

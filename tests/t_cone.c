@@ -20,6 +20,9 @@ static void test_projection(void)
   double frictionless[] = {2, 1, -1};
   cpk_cone_project(3, 0.0, frictionless, y);
   t_ok(y[0] == 2 && y[1] == 0 && y[2] == 0, "mu = 0: the cone is the normal half-line");
+  double below[] = {-1, 0, 0}; /* mu = 0, straight below the apex: the apex, not the point itself */
+  cpk_cone_project(3, 0.0, below, y);
+  t_ok(y[0] == 0 && y[1] == 0 && y[2] == 0, "mu = 0: a point below the apex projects on the apex");
   double twist[] = {1, 3, 0, 4}; /* dim 4: |x_T| = 5, mu 0.5: a = (1 + 2.5)/1.25 = 2.8 */
   double y4[4];
   cpk_cone_project(4, 0.5, twist, y4);
