@@ -16,6 +16,9 @@ void cpk_settings_default(cpk_settings *s)
   s->nsgs.omega = 1.0;
   s->nsgs.local_tol = CPK_DEFAULT_NSGS_LOCAL_TOL;
   s->nsgs.local_max_iter = CPK_DEFAULT_NSGS_LOCAL_MAX_ITER;
+  s->fcipm.step_fraction = CPK_DEFAULT_FCIPM_STEP;
+  s->fcipm.refresh_ratio = CPK_DEFAULT_FCIPM_REFRESH;
+  s->fcipm.linearize = 1;
 }
 
 int cpk_settings_validate(const cpk_settings *s, cpk_error *err)
@@ -58,5 +61,13 @@ int cpk_settings_validate(const cpk_settings *s, cpk_error *err)
   if (s->nsgs.local_max_iter < 1 || s->nsgs.local_max_iter > CPK_MAX_NSGS_LOCAL_MAX_ITER)
     return cpk_error_set(err, CPK_EINVAL, "nsgs local iteration limit must be in 1..%ld (got %ld)",
                          (long)CPK_MAX_NSGS_LOCAL_MAX_ITER, s->nsgs.local_max_iter);
+  if (!(s->fcipm.step_fraction > 0.0 && s->fcipm.step_fraction < 1.0))
+    return cpk_error_set(err, CPK_EINVAL, "fcipm step fraction must be in (0, 1) (got %g)",
+                         s->fcipm.step_fraction);
+  if (!(s->fcipm.refresh_ratio >= 0.0 && isfinite(s->fcipm.refresh_ratio)))
+    return cpk_error_set(err, CPK_EINVAL, "fcipm refresh ratio must be finite and >= 0 (got %g)",
+                         s->fcipm.refresh_ratio);
+  if (s->fcipm.linearize != 0 && s->fcipm.linearize != 1)
+    return cpk_error_set(err, CPK_EINVAL, "fcipm linearize must be 0 or 1 (got %d)", s->fcipm.linearize);
   return CPK_OK;
 }

@@ -30,6 +30,8 @@ typedef int (*cpk_iteration_callback)(const cpk_iteration_info *info, void *data
 #define CPK_DEFAULT_NSGS_LOCAL_TOL 1e-12
 #define CPK_DEFAULT_NSGS_LOCAL_MAX_ITER 50
 #define CPK_MAX_NSGS_LOCAL_MAX_ITER 1000000
+#define CPK_DEFAULT_FCIPM_STEP 0.99
+#define CPK_DEFAULT_FCIPM_REFRESH 0.0
 #define CPK_IPM_AUTO 0
 #define CPK_IPM_PATH_FOLLOWING 1
 #define CPK_IPM_POTENTIAL 2
@@ -74,6 +76,11 @@ typedef struct cpk_settings {
     double local_tol;        /**< nsgs: target of the one-contact solver on the contact's natural map, relative to max(1, ||q||_inf) as tol is; tol / 10 is used when smaller (default 1e-12) */
     long local_max_iter;     /**< nsgs: Newton iterations of the one-contact solver per start (default 50, at most CPK_MAX_NSGS_LOCAL_MAX_ITER; its projection fallback gets 20 times as many) */
   } nsgs;
+  struct {
+    double step_fraction;    /**< fcipm: fraction in (0, 1) of the way to the cones' boundary a step goes (default 0.99) */
+    double refresh_ratio;    /**< fcipm: the De Saxce terms s = mu |u_T| are refreshed when the inner (convex) problem's error is at most this times the change of s; 0 = at every iteration (default CPK_DEFAULT_FCIPM_REFRESH); used when linearize = 0 */
+    int linearize;           /**< fcipm: 1 (default) = the Newton matrix carries the derivative of the De Saxce term (s refreshed every iteration; faster, K nonsymmetric); 0 = plain fixed point on s */
+  } fcipm;
 } cpk_settings;
 
 /** Defaults: tol 1e-8, no time limit, silent, automatic linear solver. */

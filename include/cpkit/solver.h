@@ -88,6 +88,8 @@ CPK_API extern const cpk_solver_type *cpk_solver_pgs;
 CPK_API extern const cpk_solver_type *cpk_solver_ipm;
 /** Nonsmooth block Gauss-Seidel for friction-cone problems (settings.nsgs): see doc/solvers.md. */
 CPK_API extern const cpk_solver_type *cpk_solver_nsgs;
+/** Friction-cone problems: interior point on second-order cones, De Saxce term by a fixed point. */
+CPK_API extern const cpk_solver_type *cpk_solver_fcipm;
 
 CPK_END_DECLS
 #endif
