@@ -6,6 +6,7 @@
 #include <string.h>
 #include <jansson.h>
 #include <cpkit/contact.h>
+#include <cpkit/fclib.h>
 #include <cpkit/util.h>
 #include "json_reader.h"
 
@@ -716,14 +717,7 @@ int cpk_contact_system_read_json_file(const char *path, cpk_contact_system **out
 
 int cpk_contact_system_read_file(const char *path, cpk_contact_system **out, cpk_error *err)
 {
-  static const unsigned char sig[8] = {0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n'};
-  unsigned char head[8] = {0};
-  FILE *f = fopen(path, "rb");
   *out = NULL;
-  if (!f) return cpk_error_set(err, CPK_EIO, "%s: cannot open: %s", path, strerror(errno));
-  size_t got = fread(head, 1, sizeof head, f);
-  fclose(f);
-  if (got == sizeof head && memcmp(head, sig, sizeof sig) == 0)
-    return cpk_contact_system_read_fclib(path, out, err);
+  if (cpk_file_is_hdf5(path)) return cpk_contact_system_read_fclib(path, out, err);
   return cpk_contact_system_read_json_file(path, out, err);
 }

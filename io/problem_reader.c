@@ -18,11 +18,12 @@
 /* First block for an input of unknown size; it then doubles as numbers arrive. */
 #define FIRST_BLOCK 4096
 
-enum { KW_NAME, KW_TYPE, KW_N, KW_M, KW_Q, KW_LOWER, KW_UPPER, KW_END, KW_COUNT };
+enum { KW_NAME, KW_TYPE, KW_N, KW_DIM, KW_M, KW_Q, KW_LOWER, KW_UPPER, KW_MU, KW_END, KW_COUNT };
 /* In the order they must appear. */
-static const char *const keywords[KW_COUNT] = {"name",  "type",  "n",  "M",
-                                               "q", "lower", "upper", "end"};
-static const int required[KW_COUNT] = {0, 1, 1, 1, 1, 0, 0, 1};
+static const char *const keywords[KW_COUNT] = {"name", "type",  "n",     "dim", "M",
+                                               "q",    "lower", "upper", "mu",  "end"};
+/* 1: always required; 2: required with 'type friction_cone' and allowed only there. */
+static const int required[KW_COUNT] = {0, 1, 1, 2, 1, 1, 0, 0, 2, 1};
 
 enum { NUM_OK, NUM_BAD, NUM_NAN, NUM_RANGE };
 enum { FINITE, MINUS_INF_OK, PLUS_INF_OK };
@@ -52,6 +53,7 @@ typedef struct reader {
   lexer lx;
   cpk_problem_kind kind;
   size_t n;
+  size_t dim;          /* friction_cone: unknowns per contact */
   long seen[KW_COUNT]; /* line of each keyword, 0 if not seen */
   int last_kw;         /* -1 before the first keyword */
   size_t expected;     /* how many numbers the last section held */
@@ -61,7 +63,7 @@ typedef struct reader {
   double *dense;       /* M dense: n*n values, row by row */
   triplets t;          /* M coord: nnz 0-based triplets */
   size_t nnz;
-  double *q, *lower, *upper;
+  double *q, *lower, *upper, *mu;
 } reader;
 
 #if defined(__GNUC__)
@@ -364,7 +366,9 @@ static int parse_word(reader *r, int kw)
   }
   if (strcmp(lx->tok, "lcp") == 0) r->kind = CPK_KIND_LCP;
   else if (strcmp(lx->tok, "mcp") == 0) r->kind = CPK_KIND_AFFINE_MCP;
-  else return fail(lx, CPK_EPARSE, "unknown type '%s' (expected lcp or mcp)", lx->tok);
+  else if (strcmp(lx->tok, "friction_cone") == 0) r->kind = CPK_KIND_FRICTION_CONE;
+  else
+    return fail(lx, CPK_EPARSE, "unknown type '%s' (expected lcp, mcp or friction_cone)", lx->tok);
   return CPK_OK;
 }
 
@@ -376,10 +380,17 @@ static int parse_bounds(reader *r, int kw)
   return read_vector(r, "upper", r->n, PLUS_INF_OK, r->lower, &r->upper);
 }
 
+static int is_required(const reader *r, int kw)
+{
+  return required[kw] == 1 || (required[kw] == 2 && r->kind == CPK_KIND_FRICTION_CONE);
+}
+
 /* Keywords come once each, in the order of `keywords`, and required ones cannot be skipped. */
 static int check_order(const reader *r, int kw)
 {
   const lexer *lx = &r->lx;
+  if (required[kw] == 2 && r->seen[KW_TYPE] && r->kind != CPK_KIND_FRICTION_CONE)
+    return fail(lx, CPK_EPARSE, "'%s' is only allowed with 'type friction_cone'", keywords[kw]);
   if (r->seen[kw])
     return fail(lx, CPK_EPARSE, "'%s' repeated (first given on line %ld)", keywords[kw],
                 r->seen[kw]);
@@ -388,9 +399,38 @@ static int check_order(const reader *r, int kw)
       return fail(lx, CPK_EPARSE, "'%s' out of order: it must come before '%s' (line %ld)",
                   keywords[kw], keywords[k], r->seen[k]);
   for (int k = 0; k < kw; k++)
-    if (required[k] && !r->seen[k])
+    if (is_required(r, k) && !r->seen[k])
       return fail(lx, CPK_EPARSE, "missing '%s' before '%s'", keywords[k], keywords[kw]);
   return CPK_OK;
+}
+
+/* dim: 2..4 unknowns per contact, dividing n. */
+static int parse_dim(reader *r)
+{
+  lexer *lx = &r->lx;
+  long long v;
+  int rc = lex_next(lx);
+  if (rc) return rc;
+  if (lx->at_eof) return fail(lx, CPK_EPARSE, "missing the value after 'dim'");
+  int st = parse_int(lx->tok, &v);
+  if (st != NUM_OK || v < 2 || v > CPK_CONE_DIM_MAX)
+    return fail(lx, CPK_EPARSE, "dim must be 2, 3 or 4 (unknowns per contact), not '%s'", lx->tok);
+  if (r->n % (size_t)v != 0)
+    return fail(lx, CPK_EPARSE, "n = %zu is not a multiple of dim %lld", r->n, v);
+  r->dim = (size_t)v;
+  return CPK_OK;
+}
+
+/* mu: one friction coefficient >= 0 per contact. */
+static int parse_mu(reader *r)
+{
+  size_t nc = r->n / r->dim;
+  int rc = read_vector(r, "mu", nc, FINITE, NULL, &r->mu);
+  for (size_t c = 0; !rc && c < nc; c++)
+    if (r->mu[c] < 0)
+      rc = fail(&r->lx, CPK_EPARSE, "mu of contact %zu is %.17g: a friction coefficient must be >= 0",
+                c + 1, r->mu[c]);
+  return rc;
 }
 
 static int parse_section(reader *r, int kw)
@@ -399,6 +439,8 @@ static int parse_section(reader *r, int kw)
   case KW_NAME:
   case KW_TYPE: return parse_word(r, kw);
   case KW_N: return parse_n(r);
+  case KW_DIM: return parse_dim(r);
+  case KW_MU: return parse_mu(r);
   case KW_M: return parse_matrix(r);
   case KW_Q: return read_vector(r, "q", r->n, FINITE, NULL, &r->q);
   case KW_LOWER:
@@ -414,7 +456,7 @@ static int unexpected(const reader *r)
   double x;
   if (parse_double(lx->tok, &x) == NUM_BAD)
     return fail(lx, CPK_EPARSE, "unknown keyword '%s'", lx->tok);
-  if (r->last_kw >= KW_M && r->last_kw <= KW_UPPER)
+  if (r->last_kw >= KW_M && r->last_kw <= KW_MU)
     return fail(lx, CPK_EPARSE, "too many numbers in '%s': expected %zu", keywords[r->last_kw],
                 r->expected);
   return fail(lx, CPK_EPARSE, "unexpected number '%s'", lx->tok);
@@ -423,7 +465,7 @@ static int unexpected(const reader *r)
 static int missing_at_eof(const reader *r)
 {
   for (int k = 0; k < KW_COUNT; k++)
-    if (required[k] && !r->seen[k])
+    if (is_required(r, k) && !r->seen[k])
       return fail(&r->lx, CPK_EPARSE, "unexpected end of the input: missing '%s'", keywords[k]);
   return CPK_OK;
 }
@@ -478,6 +520,8 @@ static int build(reader *r, cpk_problem **out)
   free(r->dense); /* the values now live in M: keep the peak at two copies */
   r->dense = NULL;
   if (!rc && r->kind == CPK_KIND_LCP) rc = cpk_problem_alloc_lcp(M, r->q, out);
+  else if (!rc && r->kind == CPK_KIND_FRICTION_CONE)
+    rc = cpk_problem_alloc_friction_cone(M, r->q, r->dim, r->mu, out);
   else if (!rc) rc = cpk_problem_alloc_affine_mcp(M, r->q, r->lower, r->upper, out);
   cpk_matrix_free(M);
   if (!rc) rc = cpk_problem_set_name(*out, r->name);
@@ -514,6 +558,7 @@ static int read_problem(lexer *lx, cpk_problem **out)
   free(r.q);
   free(r.lower);
   free(r.upper);
+  free(r.mu);
   return rc;
 }
 

@@ -51,16 +51,18 @@ static void put_matrix(FILE *f, const cpk_matrix *M)
 
 static void put_problem(const cpk_problem *p, FILE *f)
 {
-  int mcp = p->kind == CPK_KIND_AFFINE_MCP;
+  int mcp = p->kind == CPK_KIND_AFFINE_MCP, cone = p->kind == CPK_KIND_FRICTION_CONE;
   fputs("cpkit-problem 1\n", f);
   put_name(f, p->name);
-  fprintf(f, "type %s\nn %zu\n", mcp ? "mcp" : "lcp", p->n);
+  fprintf(f, "type %s\nn %zu\n", mcp ? "mcp" : cone ? "friction_cone" : "lcp", p->n);
+  if (cone) fprintf(f, "dim %zu\n", p->cone_dim);
   put_matrix(f, p->M);
   put_vector(f, "q", p->q, p->n);
   if (mcp) {
     put_vector(f, "lower", p->lower, p->n);
     put_vector(f, "upper", p->upper, p->n);
   }
+  if (cone) put_vector(f, "mu", p->mu, p->nc);
   fputs("end\n", f);
 }
 
@@ -70,7 +72,7 @@ static int check_writable(const cpk_problem *p, cpk_error *err)
   if (!p) return cpk_error_set(err, CPK_EINVAL, "no problem given");
   if (p->kind == CPK_KIND_NONLINEAR_MCP)
     return cpk_error_set(err, CPK_EUNSUP, "the text format holds affine problems (LCP, affine "
-                         "MCP) only; this problem is a nonlinear MCP");
+                         "MCP, friction cone) only; this problem is a nonlinear MCP");
   if (p->n == 0) return cpk_error_set(err, CPK_EINVAL, "the text format needs n >= 1");
   return cpk_problem_validate(p, err);
 }

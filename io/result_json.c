@@ -99,6 +99,8 @@ static json_t *result_object(const cpk_result *r, const cpk_problem *p)
   bad |= put(o, "iterations", json_integer((json_int_t)r->iterations));
   bad |= put(o, "residual", jnum(r->residual));
   bad |= put(o, "tolerance", jnum(r->tolerance));
+  if (p && p->kind == CPK_KIND_FRICTION_CONE) /* the figure published FCLIB results use */
+    bad |= put(o, "fclib_merit", jnum(cpk_fc_merit(p, r->z, r->w)));
   bad |= put(o, "time_s", jnum(r->time_s));
   bad |= put(o, "z", jvec(r->z, r->n));
   bad |= put(o, "w", jvec(r->w, r->n));

@@ -13,6 +13,8 @@
 #define ARMIJO 1e-4
 #define MAX_BACKTRACKS 40
 #define FIXED_POINT_FACTOR 20
+#define SLIDE_GRID 72        /* angles sampled when sliding is searched by its direction */
+#define SLIDE_BISECTIONS 60
 #define ROUNDOFF (16.0 * DBL_EPSILON) /* relative accuracy the natural map can be computed to */
 
 /* One contact's data and the Alart-Curnier parameters chosen for it. */
@@ -63,7 +65,8 @@ static int cramer_solve(size_t d, const double *A, const double *b, double *x)
     y[0] = A[3] * b[0] - A[1] * b[1];
     y[1] = A[0] * b[1] - A[2] * b[0];
   } else {
-    double c0 = A[4] * A[8] - A[5] * A[7], c1 = A[5] * A[6] - A[3] * A[8], c2 = A[3] * A[7] - A[4] * A[6];
+    double c0 = A[4] * A[8] - A[5] * A[7], c1 = A[5] * A[6] - A[3] * A[8];
+    double c2 = A[3] * A[7] - A[4] * A[6];
     det = A[0] * c0 + A[1] * c1 + A[2] * c2;
     y[0] = c0 * b[0] + (A[2] * A[7] - A[1] * A[8]) * b[1] + (A[1] * A[5] - A[2] * A[4]) * b[2];
     y[1] = c1 * b[0] + (A[0] * A[8] - A[2] * A[6]) * b[1] + (A[2] * A[3] - A[0] * A[5]) * b[2];
@@ -257,6 +260,80 @@ static void local_setup(local_problem *L, size_t dim, double mu, const double *W
   for (size_t k = 1; k < dim; k++) L->rho[k] = wtt > RHO_FLOOR * wmax ? 1.0 / wtt : 1.0 / wmax;
 }
 
+/*
+ * The sliding reaction r = r_n (1, -mu t) for a unit slip direction t
+ * (dim - 1 values): u_n = 0 fixes r_n = -q_n / a with a = W_nn - mu W_nT t.
+ * Returns a (r is only meaningful when a > 0: q_n < 0 here) and, in *slip and
+ * *cross, u_T . t and the part of u_T across t (dim 3; 0 for dim 2).
+ */
+static double sliding_reaction(const local_problem *L, const double *t, double *r, double *slip,
+                               double *cross)
+{
+  size_t d = L->dim;
+  const double *W = L->W;
+  double a = W[0], u[DMAX];
+  for (size_t k = 1; k < d; k++) a -= L->mu * W[k] * t[k - 1];
+  r[0] = -L->q[0] / a;
+  for (size_t k = 1; k < d; k++) r[k] = -L->mu * r[0] * t[k - 1];
+  velocity(L, r, u);
+  *slip = 0.0;
+  for (size_t k = 1; k < d; k++) *slip += u[k] * t[k - 1];
+  *cross = d == 3 ? u[1] * t[1] - u[2] * t[0] : 0.0;
+  return a;
+}
+
+/* Keep the sliding reaction for direction t when it is one: r_n > 0 and the slip along t. */
+static void keep_if_sliding(const local_problem *L, const double *t, double *best, double *best_res)
+{
+  double r[DMAX], slip, cross;
+  if (sliding_reaction(L, t, r, &slip, &cross) > 0.0 && slip >= 0.0)
+    keep_best(L, r, best, best_res);
+}
+
+/* a (u_T x t) at angle theta: continuous in theta, zero where the slip is along t. */
+static double sliding_mismatch(const local_problem *L, double theta)
+{
+  double t[2] = {cos(theta), sin(theta)}, r[DMAX], slip, cross;
+  return sliding_reaction(L, t, r, &slip, &cross) * cross;
+}
+
+/*
+ * Sliding found by its direction, for dim 2 (t = +1 or -1) and dim 3 (t at
+ * angle theta: the roots of a (u_T x t) on a grid of SLIDE_GRID angles, refined
+ * by bisection, kept when a > 0 and the slip goes along t). It does not depend
+ * on W's conditioning, so it rescues the ill-conditioned blocks Newton fails on.
+ */
+static void sliding_by_direction(const local_problem *L, double *best, double *best_res)
+{
+  if (L->dim == 2) {
+    for (int sgn = -1; sgn <= 1; sgn += 2) {
+      double t = sgn;
+      keep_if_sliding(L, &t, best, best_res);
+    }
+    return;
+  }
+  if (L->dim != 3) return;
+  double step = 2.0 * M_PI / SLIDE_GRID, lo = 0.0, flo = sliding_mismatch(L, lo);
+  for (int i = 1; i <= SLIDE_GRID; i++) {
+    double hi = i * step, fhi = sliding_mismatch(L, hi), x = lo;
+    if ((flo < 0.0) != (fhi < 0.0) || fhi == 0.0) {
+      double l = lo, h = hi, fl = flo;
+      for (int b = 0; b < SLIDE_BISECTIONS; b++) {
+        x = 0.5 * (l + h);
+        double fx = sliding_mismatch(L, x);
+        if ((fx < 0.0) == (fl < 0.0)) {
+          l = x;
+          fl = fx;
+        } else h = x;
+      }
+      double t[2] = {cos(x), sin(x)};
+      keep_if_sliding(L, t, best, best_res);
+    }
+    lo = hi;
+    flo = fhi;
+  }
+}
+
 /* Sliding (or anything the closed forms missed): Newton from several starts, then the fallback. */
 static void solve_sliding(const local_problem *L, const double *stick, int have_stick, double *r,
                           long max_iter, double *best, double *best_res)
@@ -276,6 +353,12 @@ static void solve_sliding(const local_problem *L, const double *stick, int have_
   }
   keep_best(L, x, best, best_res);
   if (converged(L, best)) return;
+  sliding_by_direction(L, best, best_res);
+  memcpy(x, best, d * sizeof *x);
+  if (converged(L, best) || ac_newton(L, x, max_iter)) {
+    keep_best(L, x, best, best_res);
+    return;
+  }
   memcpy(x, best, d * sizeof *x);
   projection_fixed_point(L, x, FIXED_POINT_FACTOR * max_iter);
   ac_newton(L, x, max_iter);

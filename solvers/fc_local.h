@@ -22,8 +22,11 @@ typedef enum fc_local_status {
  *
  * The cases in order: separation (q_n >= 0: r = 0), mu = 0 (normal only),
  * sticking (W r = -q inside the cone), sliding (damped Newton on the Alart-Curnier
- * function from several starts, then a projection fixed point with rho = 1/|W|_F
- * followed by Newton again). The best point by the natural map is kept.
+ * function from several starts; for dim 2 and 3 a search over slip directions,
+ * which does not depend on W's conditioning; then a projection fixed point with
+ * rho = 1/|W|_F followed by Newton again). The best point by the natural map is
+ * kept; a point counts as converged at tol or at the round-off level of its
+ * natural map (a few eps (|r| + |u|)).
  */
 fc_local_status fc_local_solve(size_t dim, double mu, const double *W, const double *q, double *r,
                                double tol, long max_iter, double *residual);

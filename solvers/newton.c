@@ -1,4 +1,4 @@
-/* newton.c: the loop shared by bdnewton and fbnewton: fixed-pattern Newton system, Armijo line search (monotone or not), statuses, statistics. */
+/* newton.c: the loop shared by bdnewton and fbnewton: fixed-pattern Newton system with proximal perturbation, Armijo line search (monotone or not) with a watchdog, restarts, statuses, statistics. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,20 +13,13 @@
 /* Descent test on the Newton direction: slope <= -RHO ||d||^P (De Luca, Facchinei and Kanzow). */
 #define DESCENT_RHO 1e-8
 #define DESCENT_P 2.1
-/* "Stopped decreasing": the best merit fell by less than STALL_FRACTION over STALL_WINDOW iterations. */
-#define STALL_WINDOW 20
-#define STALL_FRACTION 1e-3
-#define DEFAULT_MAX_ITER 500
 /* Systems solved per iteration while a method adjusts its choice of generalized Jacobian. */
 #define NEWTON_MAX_ADJUST 4
-
-enum { STEP_TAKEN = 0, STEP_FAILED = 1 };
-
-long newton_default_max_iter(const cpk_problem *p)
-{
-  (void)p;
-  return DEFAULT_MAX_ITER;
-}
+/* The adaptive factor of the proximal perturbation (see proximal_step). */
+#define PROX_GROWTH 100.0
+#define PROX_SHRINK 10.0
+#define PROX_RHO_MIN 1e-3
+#define PROX_RHO_MAX 1e4
 
 const cpk_linsys_type *newton_choose_linsys(const cpk_problem *p, const cpk_settings *s)
 {
@@ -111,8 +104,9 @@ static int build_pattern(newton_ws *ws)
 
 static int alloc_vectors(newton_ws *ws)
 {
-  double **v[] = {&ws->z,  &ws->w, &ws->phi,  &ws->zt,   &ws->wt,  &ws->phit,
-                  &ws->d,  &ws->alpha, &ws->beta, &ws->g, &ws->tmp};
+  double **v[] = {&ws->z, &ws->w,  &ws->phi, &ws->zt,    &ws->wt,   &ws->phit, &ws->d, &ws->alpha,
+                  &ws->beta, &ws->g, &ws->tmp, &ws->zb, &ws->wb, &ws->phib, &ws->zs,
+                  &ws->zg, &ws->wg};
   for (size_t k = 0; k < sizeof v / sizeof v[0]; k++)
     if (!(*v[k] = cpk_calloc_array(ws->n, sizeof(double)))) return CPK_ENOMEM;
   return CPK_OK;
@@ -123,8 +117,12 @@ int newton_ws_init(newton_ws *ws, const newton_method *m, const cpk_problem *p,
 {
   ws->n = p->n;
   ws->method = m;
-  ws->hist_cap = s->newton.nonmonotone > 1 ? s->newton.nonmonotone : 1;
+  ws->hist_cap0 = s->newton.nonmonotone > 1 ? s->newton.nonmonotone : 1;
   ws->fb_lambda = s->newton.fb_lambda > 0.0 ? s->newton.fb_lambda : CPK_DEFAULT_NEWTON_FB_LAMBDA;
+  ws->prox_scale = s->newton.proximal;
+  ws->watchdog = s->newton.watchdog;
+  ws->restarts = s->newton.restarts;
+  ws->crash = s->newton.crash;
   int rc = p->kind == CPK_KIND_NONLINEAR_MCP ? cpk_csc_copy(p->jac_pattern, &ws->J)
                                              : cpk_matrix_to_csc(p->M, &ws->J);
   if (!rc && (ws->J->m != (cpk_int)p->n || ws->J->n != (cpk_int)p->n)) rc = CPK_EBADMAT;
@@ -144,15 +142,15 @@ void newton_ws_release(newton_ws *ws)
   free(ws->jmap);
   free(ws->dpos);
   cpk_linsys_free(ws->ls);
-  double *v[] = {ws->z, ws->w, ws->phi, ws->zt, ws->wt, ws->phit,
-                 ws->d, ws->alpha, ws->beta, ws->g, ws->tmp};
+  double *v[] = {ws->z,    ws->w, ws->phi, ws->zt, ws->wt, ws->phit, ws->d,   ws->alpha,
+                 ws->beta, ws->g, ws->tmp, ws->zb, ws->wb, ws->phib, ws->zs,
+                 ws->zg, ws->wg};
   for (size_t k = 0; k < sizeof v / sizeof v[0]; k++) free(v[k]);
 }
 
 /* ---- evaluation and the Newton direction ---------------------------------- */
 
-/* w = F(z) and phi = Phi(z); merit INFINITY (and CPK_EBADFUNC) when F fails. */
-static int evaluate(newton_ws *ws, const cpk_problem *p, const double *z, double *w, double *phi,
+int newton_evaluate(newton_ws *ws, const cpk_problem *p, const double *z, double *w, double *phi,
                     double *merit)
 {
   ws->nf++;
@@ -162,8 +160,7 @@ static int evaluate(newton_ws *ws, const cpk_problem *p, const double *z, double
   return rc;
 }
 
-/* J = F'(z) (nonlinear problems); CPK_EBADFUNC when the callback fails or returns non-finite values. */
-static int evaluate_jacobian(newton_ws *ws, const cpk_problem *p)
+int newton_evaluate_jacobian(newton_ws *ws, const cpk_problem *p)
 {
   if (p->kind != CPK_KIND_NONLINEAR_MCP) return CPK_OK;
   ws->nj++;
@@ -173,8 +170,13 @@ static int evaluate_jacobian(newton_ws *ws, const cpk_problem *p)
   return CPK_OK;
 }
 
-/* A = diag(alpha) + diag(beta) J on the fixed pattern. */
-static void assemble(newton_ws *ws)
+/*
+ * A = diag(alpha) + diag(beta) (J + lambda I) on the fixed pattern: lambda > 0
+ * is the proximal perturbation, the generalized Jacobian of the method at the
+ * MCP whose F is replaced by F(z) + lambda (z - z_k) (same solutions at a fixed
+ * point, and J + lambda I is nonsingular for lambda > 0 when J is P0).
+ */
+static void assemble(newton_ws *ws, double lambda)
 {
   const cpk_csc *J = ws->J;
   cpk_csc *A = ws->A;
@@ -182,30 +184,34 @@ static void assemble(newton_ws *ws)
   for (cpk_int j = 0; j < J->n; j++) {
     for (cpk_int k = J->p[j]; k < J->p[j + 1]; k++)
       A->x[ws->jmap[k]] = ws->beta[J->i[k]] * J->x[k];
-    A->x[ws->dpos[j]] += ws->alpha[j];
+    A->x[ws->dpos[j]] += ws->alpha[j] + lambda * ws->beta[j];
   }
 }
 
 /*
- * d solves V d = -phi (re-solved while the method adjusts its choice of V).
- * Returns 1 when d is a usable descent direction (slope set), 0 when it is
- * not (singular V, non-finite d, failed descent test), or CPK_ENOMEM.
+ * d solves V d = -phi (re-solved while the method adjusts its choice of V),
+ * V perturbed by lambda (see assemble; A is left unperturbed on return, for
+ * the slope and the fallbacks). Returns 1 when d is a usable descent
+ * direction (slope set), 0 when it is not (singular V, non-finite d, failed
+ * descent test), or CPK_ENOMEM.
  */
-static int newton_direction(newton_ws *ws, const cpk_problem *p, double *slope)
+static int newton_direction(newton_ws *ws, const cpk_problem *p, double lambda, double *slope)
 {
-  double dn = NAN;
-  for (int round = 0; round < NEWTON_MAX_ADJUST; round++) {
-    if (round > 0) assemble(ws);
+  int usable = 1;
+  for (int round = 0; round < NEWTON_MAX_ADJUST && usable; round++) {
+    if (round > 0 || lambda > 0.0) assemble(ws, lambda);
     int rc = cpk_linsys_factor(ws->ls, ws->A);
     if (rc == CPK_ENOMEM) return rc;
-    if (rc) return 0;
-    for (size_t i = 0; i < ws->n; i++) ws->d[i] = -ws->phi[i];
-    rc = cpk_linsys_solve(ws->ls, ws->d, 0);
-    if (rc == CPK_ENOMEM) return rc;
-    dn = newton_norm_inf(ws->d, ws->n);
-    if (rc || !isfinite(dn)) return 0;
-    if (!ws->method->adjust || !ws->method->adjust(ws, p, ws->d)) break;
+    if (!rc) {
+      for (size_t i = 0; i < ws->n; i++) ws->d[i] = -ws->phi[i];
+      rc = cpk_linsys_solve(ws->ls, ws->d, 0);
+      if (rc == CPK_ENOMEM) return rc;
+    }
+    usable = !rc && isfinite(newton_norm_inf(ws->d, ws->n));
+    if (usable && (!ws->method->adjust || !ws->method->adjust(ws, p, ws->d))) break;
   }
+  if (lambda > 0.0) assemble(ws, 0.0);
+  if (!usable) return 0;
   *slope = ws->method->slope(ws, p, ws->d);
   double d2 = newton_dot(ws->d, ws->d, ws->n);
   return isfinite(*slope) && *slope <= -DESCENT_RHO * pow(d2, 0.5 * DESCENT_P);
@@ -220,7 +226,7 @@ static double reference_merit(const newton_ws *ws)
   return ref;
 }
 
-static void remember_merit(newton_ws *ws)
+void newton_remember_merit(newton_ws *ws)
 {
   if (ws->hist_cap <= 1) return;
   if (ws->nhist < ws->hist_cap) ws->hist[ws->nhist++] = ws->merit;
@@ -234,6 +240,34 @@ static void swap_ptr(double **a, double **b)
   *b = t;
 }
 
+void newton_accept_trial(newton_ws *ws, double mt)
+{
+  swap_ptr(&ws->z, &ws->zt);
+  swap_ptr(&ws->w, &ws->wt);
+  swap_ptr(&ws->phi, &ws->phit);
+  ws->merit = mt;
+}
+
+void newton_save_best(newton_ws *ws, int force)
+{
+  if (!force && !(ws->merit < ws->merit_best)) return;
+  memcpy(ws->zb, ws->z, ws->n * sizeof *ws->zb);
+  memcpy(ws->wb, ws->w, ws->n * sizeof *ws->wb);
+  memcpy(ws->phib, ws->phi, ws->n * sizeof *ws->phib);
+  ws->merit_best = ws->merit;
+  ws->best_iter = ws->iter;
+}
+
+void newton_return_to_best(newton_ws *ws)
+{
+  memcpy(ws->z, ws->zb, ws->n * sizeof *ws->z);
+  memcpy(ws->w, ws->wb, ws->n * sizeof *ws->w);
+  memcpy(ws->phi, ws->phib, ws->n * sizeof *ws->phi);
+  ws->merit = ws->merit_best;
+  ws->nhist = 0;
+  ws->best_iter = ws->iter;
+}
+
 /* Backtrack from t = 1 along ws->d; on success the trial point becomes the current one. */
 static int line_search(newton_ws *ws, const cpk_problem *p, double slope)
 {
@@ -241,12 +275,10 @@ static int line_search(newton_ws *ws, const cpk_problem *p, double slope)
   double dn = newton_norm_inf(ws->d, ws->n), zn = newton_norm_inf(ws->z, ws->n);
   for (int k = 0; k < MAX_BACKTRACKS; k++) {
     for (size_t i = 0; i < ws->n; i++) ws->zt[i] = ws->z[i] + t * ws->d[i];
-    int rc = evaluate(ws, p, ws->zt, ws->wt, ws->phit, &mt);
+    int rc = newton_evaluate(ws, p, ws->zt, ws->wt, ws->phit, &mt);
     if (!rc && mt <= ref + ARMIJO_SIGMA * t * slope) {
-      swap_ptr(&ws->z, &ws->zt);
-      swap_ptr(&ws->w, &ws->wt);
-      swap_ptr(&ws->phi, &ws->phit);
-      ws->merit = mt;
+      newton_accept_trial(ws, mt);
+      ws->last_step = t;
       return 1;
     }
     t *= ARMIJO_BETA;
@@ -256,138 +288,69 @@ static int line_search(newton_ws *ws, const cpk_problem *p, double slope)
   return 0;
 }
 
-/* One iteration's step: the Newton direction, else the method's fallbacks. */
-static int step(newton_ws *ws, const cpk_problem *p)
+/* ---- one step --------------------------------------------------------------------- */
+
+/* The size of J's entries the proximal term compares with: largest |diagonal|, else largest |entry|, else 1. */
+static double jacobian_scale(const newton_ws *ws)
+{
+  const cpk_csc *J = ws->J;
+  double dmax = 0.0, amax = 0.0;
+  for (cpk_int j = 0; j < J->n; j++)
+    for (cpk_int k = J->p[j]; k < J->p[j + 1]; k++) {
+      amax = fmax(amax, fabs(J->x[k]));
+      if (J->i[k] == j) dmax = fmax(dmax, fabs(J->x[k]));
+    }
+  return dmax > 0.0 ? dmax : (amax > 0.0 ? amax : 1.0);
+}
+
+/*
+ * Proximal perturbation (PATH's answer to a singular or useless Newton
+ * matrix): lambda = rho c |J| min(1, |Phi|_2), which vanishes as the iterates
+ * converge. rho adapts as a Levenberg-Marquardt parameter does: it starts
+ * at 1, is divided by PROX_SHRINK after a proximal step taken in full (down
+ * to PROX_RHO_MIN), and grows by PROX_GROWTH while the direction is
+ * unusable or its line search fails (up to PROX_RHO_MAX). On problems whose
+ * Newton matrix is singular at every iterate (the separating contacts of a
+ * frictional contact MCP, where sigma is free) a fixed rho = 1 converges
+ * linearly, in hundreds of iterations. 1 = step taken, 0 = none, or CPK_ENOMEM.
+ */
+static int proximal_step(newton_ws *ws, const cpk_problem *p)
+{
+  if (!(ws->prox_scale > 0.0)) return 0;
+  double base = ws->prox_scale * jacobian_scale(ws) * fmin(1.0, sqrt(2.0 * ws->merit)), slope;
+  for (double rho = fmax(ws->prox_rho, PROX_RHO_MIN); rho <= PROX_RHO_MAX && base > 0.0;
+       rho *= PROX_GROWTH) {
+    int ok = newton_direction(ws, p, rho * base, &slope);
+    if (ok > 1) return ok;
+    if (ok == 1 && line_search(ws, p, slope)) {
+      ws->prox_steps++;
+      ws->prox_rho = ws->last_step == 1.0 ? rho / PROX_SHRINK : rho;
+      return 1;
+    }
+  }
+  return 0;
+}
+
+int newton_step(newton_ws *ws, const cpk_problem *p)
 {
   double slope = 0.0;
   ws->g_valid = 0;
   ws->method->linearize(ws, p);
-  assemble(ws);
-  int ok = newton_direction(ws, p, &slope);
+  assemble(ws, 0.0);
+  int ok = newton_direction(ws, p, 0.0, &slope);
   if (ok > 1) return ok;
-  if (ok == 1 && line_search(ws, p, slope)) return STEP_TAKEN;
+  if (ok == 1 && line_search(ws, p, slope)) return NEWTON_STEP_TAKEN;
+  if (ok == 0 && (ok = proximal_step(ws, p)) != 0) return ok == 1 ? NEWTON_STEP_TAKEN : ok;
   for (int attempt = 0;; attempt++) {
     int rc = ws->method->fallback(ws, p, attempt, ws->d);
-    if (rc == NEWTON_NO_FALLBACK) return STEP_FAILED;
+    if (rc == NEWTON_NO_FALLBACK) return NEWTON_STEP_FAILED;
     if (rc == CPK_ENOMEM) return rc;
     if (rc) continue;
     slope = ws->method->slope(ws, p, ws->d);
     if (!(slope < 0.0) || !isfinite(newton_norm_inf(ws->d, ws->n))) continue;
     if (line_search(ws, p, slope)) {
       ws->fallbacks++;
-      return STEP_TAKEN;
+      return NEWTON_STEP_TAKEN;
     }
   }
-}
-
-/* ---- the loop ------------------------------------------------------------------ */
-
-/* z0 (or 0) projected onto the bounds. */
-static void start_point(newton_ws *ws, const cpk_problem *p, const cpk_settings *s)
-{
-  for (size_t i = 0; i < ws->n; i++) {
-    double v = s->z0 ? s->z0[i] : 0.0;
-    ws->z[i] = fmin(fmax(v, p->lower[i]), p->upper[i]);
-  }
-}
-
-static void set_status(cpk_result *r, cpk_status st, const char *fmt, double a, double b)
-{
-  r->status = st;
-  snprintf(r->message, sizeof r->message, fmt, a, b);
-}
-
-/* Linear-solver counters of this solve: the backend's totals minus those at its start. */
-static void fill_stats(const newton_ws *ws, const cpk_linsys_stats *ls0, cpk_result *r)
-{
-  cpk_linsys_stats ls;
-  cpk_linsys_get_stats(ws->ls, &ls);
-  ls.factorizations -= ls0->factorizations;
-  ls.symbolic -= ls0->symbolic;
-  ls.factor_time_s -= ls0->factor_time_s;
-  cpk_result_set_stat(r, "function_evaluations", (double)ws->nf);
-  cpk_result_set_stat(r, "jacobian_evaluations", (double)ws->nj);
-  cpk_result_set_stat(r, "linesearch_backtracks", (double)ws->backtracks);
-  cpk_result_set_stat(r, "fallback_steps", (double)ws->fallbacks);
-  cpk_result_set_stat(r, "factorizations", (double)(ls.factorizations + ws->extra_factorizations));
-  cpk_result_set_stat(r, "symbolic_analyses", (double)ls.symbolic);
-  cpk_result_set_stat(r, "factor_time_s", ls.factor_time_s + ws->extra_factor_time);
-  cpk_result_set_stat(r, "nnz_factors", ls.nnz_factors);
-  cpk_result_set_stat(r, "sparse_linsys", strcmp(cpk_linsys_name(ws->ls), "umfpack") == 0);
-  cpk_result_set_stat(r, "merit", ws->merit);
-}
-
-/* Progress test over a window of iterations: 1 when the best merit has stopped decreasing. */
-static int stopped_decreasing(double *best, long iter, double merit)
-{
-  double b = iter > 0 ? fmin(best[(iter - 1) % (STALL_WINDOW + 1)], merit) : merit;
-  best[iter % (STALL_WINDOW + 1)] = b;
-  if (iter < STALL_WINDOW) return 0;
-  double before = best[(iter - STALL_WINDOW) % (STALL_WINDOW + 1)];
-  return !(b < (1.0 - STALL_FRACTION) * before);
-}
-
-/* Iterate from the evaluated start; returns CPK_OK with r->status set, or a hard error. */
-static int iterate(newton_ws *ws, const cpk_problem *p, double tol, cpk_monitor *mon,
-                   cpk_result *r)
-{
-  double best[STALL_WINDOW + 1];
-  double res = cpk_natural_residual(p, ws->z, ws->w);
-  stopped_decreasing(best, 0, ws->merit);
-  for (ws->iter = 0; !(res <= tol);) {
-    remember_merit(ws);
-    if (evaluate_jacobian(ws, p)) {
-      set_status(r, CPK_STATUS_STALLED,
-                 "the Jacobian callback failed or returned a non-finite value (residual %.3g, "
-                 "merit %.3g)", res, ws->merit);
-      return CPK_OK;
-    }
-    int rc = step(ws, p);
-    if (rc == STEP_FAILED) {
-      set_status(r, CPK_STATUS_STALLED,
-                 "line search failed: neither the Newton nor the fallback direction decreases the "
-                 "merit function (residual %.3g, merit %.3g)", res, ws->merit);
-      return CPK_OK;
-    }
-    if (rc) return rc;
-    r->iterations = ++ws->iter;
-    res = cpk_natural_residual(p, ws->z, ws->w);
-    int stop = cpk_monitor_iteration(mon, ws->iter, res);
-    if (res <= tol) break;
-    if (stop) {
-      set_status(r, (cpk_status)stop, "stopped with residual %.3g (merit %.3g)", res, ws->merit);
-      return CPK_OK;
-    }
-    if (stopped_decreasing(best, ws->iter, ws->merit)) {
-      set_status(r, CPK_STATUS_STALLED,
-                 "the merit function stopped decreasing (residual %.3g, merit %.3g): a local "
-                 "minimum of the merit function that is not a solution, or no solution", res,
-                 ws->merit);
-      return CPK_OK;
-    }
-  }
-  r->status = CPK_STATUS_SOLVED;
-  return CPK_OK;
-}
-
-int newton_run(newton_ws *ws, const cpk_problem *p, const cpk_settings *s, cpk_monitor *mon,
-               cpk_result *r)
-{
-  ws->iter = ws->nf = ws->nj = ws->backtracks = ws->fallbacks = 0;
-  ws->extra_factorizations = 0;
-  ws->extra_factor_time = 0.0;
-  ws->nhist = 0;
-  cpk_linsys_stats ls0;
-  cpk_linsys_get_stats(ws->ls, &ls0);
-  start_point(ws, p, s);
-  int rc = CPK_OK;
-  if (evaluate(ws, p, ws->z, ws->w, ws->phi, &ws->merit)) {
-    set_status(r, CPK_STATUS_STALLED, "F failed or is not finite at the starting point",
-               0.0, 0.0);
-  } else {
-    rc = iterate(ws, p, cpk_problem_tolerance(p, s->tol), mon, r);
-  }
-  memcpy(r->z, ws->z, ws->n * sizeof *r->z);
-  fill_stats(ws, &ls0, r);
-  return rc;
 }

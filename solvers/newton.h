@@ -1,4 +1,4 @@
-/* newton.h: private core shared by bdnewton and fbnewton: workspace, Newton system on a fixed pattern, line search, the iteration loop. */
+/* newton.h: private core shared by bdnewton and fbnewton: workspace, Newton system on a fixed pattern, line search, globalization (start, crash, proximal perturbation, watchdog, restarts), the iteration loop. */
 #ifndef CPK_SOLVERS_NEWTON_H
 #define CPK_SOLVERS_NEWTON_H
 #include <cpkit/linsys.h>
@@ -45,26 +45,64 @@ struct newton_ws {
   double *z, *w, *phi;    /* current point, F(z), Phi(z) */
   double *zt, *wt, *phit; /* trial point of the line search */
   double *d, *alpha, *beta, *g, *tmp;
+  double *zb, *wb, *phib; /* the best point of the attempt (lowest merit), F and Phi there */
+  double *zg, *wg;        /* the best point of the earlier attempts (before a restart), F there */
+  double *zs;             /* the start point (inside F's domain): a restart point */
   double hist[CPK_MAX_NEWTON_NONMONOTONE]; /* last merits (non-monotone reference) */
-  int nhist, hist_cap;
-  double merit, fb_lambda;
+  int nhist, hist_cap, hist_cap0;
+  double merit, merit_best, merit_global, fb_lambda;
+  long best_iter;      /* iteration at which the best point was last improved */
+  double prox_scale;   /* settings.newton.proximal */
+  double prox_rho;     /* adaptive factor of the proximal lambda (shrinks after full steps) */
+  double last_step;    /* step length the last line search accepted */
+  int watchdog, restarts, crash;
   int g_valid;         /* methods may cache the merit gradient in g for one iteration */
   long iter, nf, nj, backtracks, fallbacks, extra_factorizations;
+  long prox_steps, crash_steps, watchdog_returns, restarts_done;
   double extra_factor_time;
 };
 
+/* newton.c: set-up, linear algebra, line search. */
 /* Set up ws for problem p (all allocation happens here). ws must be zeroed. */
 int newton_ws_init(newton_ws *ws, const newton_method *m, const cpk_problem *p,
                    const cpk_settings *s, cpk_error *err);
 /* Free what newton_ws_init allocated (not ws itself). */
 void newton_ws_release(newton_ws *ws);
-/* The iteration loop: fills r (z, status, iterations, message, statistics). */
+/* newton_run.c: the iteration loop: fills r (z, status, iterations, message, statistics). */
 int newton_run(newton_ws *ws, const cpk_problem *p, const cpk_settings *s, cpk_monitor *mon,
                cpk_result *r);
 /* Default iteration limit of both methods. */
 long newton_default_max_iter(const cpk_problem *p);
 /* The linear solver to use: settings.linsys, else dense for small or dense problems, else UMFPACK. */
 const cpk_linsys_type *newton_choose_linsys(const cpk_problem *p, const cpk_settings *s);
+
+/* w = F(z), phi = Phi(z), *merit = 0.5 |phi|^2; INFINITY and CPK_EBADFUNC when F fails. */
+int newton_evaluate(newton_ws *ws, const cpk_problem *p, const double *z, double *w, double *phi,
+                    double *merit);
+/* J = F'(z) (nonlinear problems); CPK_EBADFUNC when the callback fails or returns non-finite values. */
+int newton_evaluate_jacobian(newton_ws *ws, const cpk_problem *p);
+enum { NEWTON_STEP_TAKEN = 0, NEWTON_STEP_FAILED = 1 };
+/* One iteration's step from the evaluated current point (J evaluated): NEWTON_STEP_TAKEN,
+   NEWTON_STEP_FAILED (no direction decreases the merit), or CPK_ENOMEM. */
+int newton_step(newton_ws *ws, const cpk_problem *p);
+/* Record the current point as the best one when its merit is lower (or `force`). */
+void newton_save_best(newton_ws *ws, int force);
+/* Push the current merit into the non-monotone memory (before a step). */
+void newton_remember_merit(newton_ws *ws);
+/* Back to the best point (z, F, Phi, merit); the non-monotone memory is cleared. */
+void newton_return_to_best(newton_ws *ws);
+/* Make the trial point (zt, wt, phit, merit mt) the current one. */
+void newton_accept_trial(newton_ws *ws, double mt);
+
+/* newton_start.c: the start and restart points and the crash phase. */
+/* Evaluate at ws->z; when F fails there, move z toward an interior point of the bounds until it
+   does not. CPK_OK, or CPK_EBADFUNC when no point tried is in F's domain. */
+int newton_start_into_domain(newton_ws *ws, const cpk_problem *p);
+/* Up to `steps` projected-gradient steps z <- P(z - t F(z)) that decrease the merit. */
+void newton_crash(newton_ws *ws, const cpk_problem *p, int steps);
+/* Restart number k >= 1: a perturbed point (best so far zg, start or interior), evaluated and inside F's
+   domain. CPK_OK, or CPK_EBADFUNC when F fails there. */
+int newton_restart_point(newton_ws *ws, const cpk_problem *p, int k);
 
 /* y = J x */
 void newton_jmul(const newton_ws *ws, const double *x, double *y);

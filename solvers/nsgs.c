@@ -22,6 +22,11 @@
 #define NSGS_REFRESH 16      /* sweeps between recomputations of u = W r + q */
 #define NSGS_DIVERGED 1e6    /* residual this many times (1 + the first one): give up */
 #define NSGS_LOCAL_TOL_SHARE 0.1 /* local target at most this share of the global one */
+#define NSGS_WINDOW 100      /* sweeps whose residuals are compared with the previous as many */
+#define NSGS_NO_PROGRESS 0.9999 /* a window whose lowest and highest residuals both stay above this
+                                   times the previous window's is cycling, not converging slowly */
+#define NSGS_DAMPING 0.7     /* omega's factor when the sweeps cycle */
+#define NSGS_OMEGA_MIN 0.1   /* omega is never lowered below this */
 
 typedef struct nsgs_state {
   size_t nc, dim;
@@ -30,8 +35,16 @@ typedef struct nsgs_state {
   double *best;   /* iterate with the smallest residual so far */
 } nsgs_state;
 
-/* What the sweeps counted, for the result's statistics. */
+/* Lowest and highest residual of the current and of the previous window of sweeps. */
+typedef struct nsgs_window {
+  double lo, hi, prev_lo, prev_hi;
+  long count;
+} nsgs_window;
+
+/* The run's relaxation and what the sweeps counted, for the result's statistics. */
 typedef struct nsgs_counts {
+  double omega;        /* relaxation in force: settings.nsgs.omega, lowered when the sweeps cycle */
+  long dampings;       /* times omega was lowered */
   long local_failures; /* one-contact solves short of the local target, over all sweeps */
   long degenerate;     /* contacts given up (zero normal block) in the last sweep */
   double change; /* largest |r_c change| of the last sweep */
@@ -114,12 +127,13 @@ static void update_contact(nsgs_state *S, const cpk_problem *p, const cpk_settin
     for (size_t j = 0; j < d; j++) qc[i] -= Wc[i * d + j] * rc[j];
     rn[i] = rc[i];
   }
-  fc_local_status st = fc_local_solve(d, p->mu[c], Wc, qc, rn, local_tol, s->nsgs.local_max_iter, &res);
+  fc_local_status st =
+      fc_local_solve(d, p->mu[c], Wc, qc, rn, local_tol, s->nsgs.local_max_iter, &res);
   if (st != FC_LOCAL_SOLVED) n->local_failures++;
   if (st == FC_LOCAL_DEGENERATE) n->degenerate++;
-  if (s->nsgs.omega != 1.0) {
-    for (size_t i = 0; i < d; i++) rn[i] = s->nsgs.omega * rn[i] + (1.0 - s->nsgs.omega) * rc[i];
-    if (s->nsgs.omega > 1.0) cpk_cone_project(d, p->mu[c], rn, rn); /* extrapolation may leave K */
+  if (n->omega != 1.0) {
+    for (size_t i = 0; i < d; i++) rn[i] = n->omega * rn[i] + (1.0 - n->omega) * rc[i];
+    if (n->omega > 1.0) cpk_cone_project(d, p->mu[c], rn, rn); /* extrapolation may leave K */
   }
   for (size_t i = 0; i < d; i++) {
     delta[i] = rn[i] - rc[i];
@@ -157,19 +171,51 @@ static double residual(nsgs_state *S, const cpk_problem *p, const double *r, dou
   return res;
 }
 
-static void set_stats(cpk_result *r, const cpk_problem *p, const cpk_settings *s, long sweeps,
-                      const nsgs_counts *n, const double *u)
+static void set_stats(cpk_result *r, const cpk_problem *p, long sweeps, const nsgs_counts *n,
+                      const double *u)
 {
   r->iterations = sweeps;
   cpk_result_set_stat(r, "sweeps", (double)sweeps);
   cpk_result_set_stat(r, "local_failures", (double)n->local_failures);
   cpk_result_set_stat(r, "degenerate_contacts", (double)n->degenerate);
   cpk_result_set_stat(r, "merit", cpk_fc_merit(p, r->z, u));
-  cpk_result_set_stat(r, "omega", s->nsgs.omega);
+  cpk_result_set_stat(r, "omega", n->omega);
+  cpk_result_set_stat(r, "dampings", (double)n->dampings);
+}
+
+/*
+ * 1 at the end of a window in which neither the lowest nor the highest residual
+ * went down: the sweeps cycle. Non-monotone but converging runs (a transient
+ * rise, then a slow descent) lower at least the highest residual.
+ */
+static int cycling(nsgs_window *w, double res)
+{
+  w->lo = fmin(w->lo, res);
+  w->hi = fmax(w->hi, res);
+  if (++w->count < NSGS_WINDOW) return 0;
+  int stuck = w->lo >= NSGS_NO_PROGRESS * w->prev_lo && w->hi >= NSGS_NO_PROGRESS * w->prev_hi;
+  *w = (nsgs_window){INFINITY, -INFINITY, w->lo, w->hi, 0};
+  return stuck;
+}
+
+/*
+ * The sweeps cycle (Gauss-Seidel on the cone problem has no convergence
+ * guarantee, e.g. with large mu), which under-relaxation usually cures: lower
+ * omega and go back to the best point.
+ */
+static void damp(nsgs_state *S, const cpk_problem *p, double *r, nsgs_counts *n, double *res,
+                 double best_res)
+{
+  n->omega = fmax(NSGS_OMEGA_MIN, NSGS_DAMPING * fmin(n->omega, 1.0));
+  n->dampings++;
+  memcpy(r, S->best, p->n * sizeof *r);
+  refresh_velocity(S, p, r);
+  *res = best_res;
 }
 
 /* A failed solve hands back the best iterate seen, with u to match. */
-static void restore_best(nsgs_state *S, const cpk_problem *p, double *r, double best_res, double res)
+static void restore_best(nsgs_state *S, const cpk_problem *p, double *r, double best_res,
+                         double res)
 {
   if (!(best_res < res)) return;
   memcpy(r, S->best, p->n * sizeof *r);
@@ -183,8 +229,9 @@ static int nsgs_solve(void *vs, const cpk_problem *p, const cpk_settings *s, cpk
   double *z = r->z, tol = cpk_problem_tolerance(p, s->tol);
   double local_tol = fmin(s->nsgs.local_tol, NSGS_LOCAL_TOL_SHARE * s->tol);
   local_tol = cpk_problem_tolerance(p, local_tol);
-  nsgs_counts counts = {0, 0, 0.0};
-  long sweeps = 0;
+  nsgs_counts counts = {s->nsgs.omega, 0, 0, 0, 0.0};
+  nsgs_window window = {INFINITY, -INFINITY, INFINITY, INFINITY, 0};
+  long sweeps = 0, best_sweep = 0; /* sweep of the last new best residual (or damping) */
   start_point(p, s, z);
   double res = residual(S, p, z, tol, 1), first = res, best_res = res;
   memcpy(S->best, z, p->n * sizeof *z);
@@ -200,12 +247,21 @@ static int nsgs_solve(void *vs, const cpk_problem *p, const cpk_settings *s, cpk
     res = residual(S, p, z, tol, sweeps % NSGS_REFRESH == 0);
     if (!isfinite(res) || res > NSGS_DIVERGED * (1.0 + first)) {
       r->status = CPK_STATUS_STALLED;
-      snprintf(r->message, sizeof r->message, "diverged: residual %.3g after %ld sweeps", res, sweeps);
+      snprintf(r->message, sizeof r->message, "diverged: residual %.3g after %ld sweeps", res,
+               sweeps);
       break;
     }
     if (res < best_res) {
       best_res = res;
+      best_sweep = sweeps;
       memcpy(S->best, z, p->n * sizeof *z);
+    }
+    /* cycling, and no new best for as long again as the best took: plateaus of slow runs pass */
+    if (cycling(&window, res) && sweeps - best_sweep >= NSGS_WINDOW + best_sweep &&
+        counts.omega > NSGS_OMEGA_MIN) {
+      damp(S, p, z, &counts, &res, best_res);
+      best_sweep = sweeps;
+      window.prev_lo = window.prev_hi = INFINITY; /* judge the new omega on two fresh windows */
     }
     if (counts.change == 0.0 && !(res <= tol)) {
       r->status = CPK_STATUS_STALLED;
@@ -216,7 +272,7 @@ static int nsgs_solve(void *vs, const cpk_problem *p, const cpk_settings *s, cpk
     }
   }
   if (r->status != CPK_STATUS_SOLVED) restore_best(S, p, z, best_res, res);
-  set_stats(r, p, s, sweeps, &counts, S->u);
+  set_stats(r, p, sweeps, &counts, S->u);
   return CPK_OK;
 }
 

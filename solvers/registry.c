@@ -11,6 +11,7 @@ static const cpk_solver_type *const *const registry[] = {
     &cpk_solver_ipm,
     &cpk_solver_nsgs,
     &cpk_solver_fcipm,
+    &cpk_solver_nsn,
 };
 
 size_t cpk_solver_count(void) { return sizeof registry / sizeof registry[0]; }

@@ -151,22 +151,11 @@ int t_is_fc_solution(const cpk_problem *p, const double *r, double tol)
 
 cpk_problem *t_fclib_problem(const char *rel)
 {
-  cpk_contact_system *s = NULL;
-  cpk_matrix *W = NULL;
   cpk_problem *p = NULL;
   cpk_error err;
-  double *mu = NULL;
-  int rc = cpk_contact_system_read_fclib(t_srcpath(rel), &s, &err);
-  if (rc) {
+  if (cpk_problem_read_fclib(t_srcpath(rel), &p, &err)) {
     t_diag("%s: %s", rel, err.message);
     return NULL;
   }
-  mu = malloc((s->nc ? s->nc : 1) * sizeof *mu);
-  for (size_t c = 0; mu && c < s->nc; c++) mu[c] = s->contacts[c].mu;
-  if (mu && !cpk_matrix_from_csc(s->W, &W)) cpk_problem_alloc_friction_cone(W, s->q, s->dim, mu, &p);
-  if (p) cpk_problem_set_name(p, rel);
-  cpk_matrix_free(W);
-  free(mu);
-  cpk_contact_system_free(s);
   return p;
 }

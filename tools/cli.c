@@ -136,8 +136,8 @@ int cli_read_problem(const char *path, cpk_problem **out)
   *out = NULL;
   if (from_stdin)
     rc = cpk_problem_read_stream(stdin, name, out, &err);
-  else
-    rc = cpk_problem_read_file(path, out, &err);
+  else /* an HDF5 file is read as FCLIB, anything else as the text format */
+    rc = cpk_problem_read_any(path, out, &err);
   if (rc == CPK_OK && *out) return CLI_CONTINUE;
   cpk_problem_free(*out);
   *out = NULL;

@@ -35,6 +35,7 @@ extern const cli_command cli_cmd_check;
 extern const cli_command cli_cmd_bench;
 extern const cli_command cli_cmd_simulate;
 extern const cli_command cli_cmd_demo;
+extern const cli_command cli_cmd_convert;
 
 /* Options shared by `compile` and `solve-system` (defined in cmd_compile.c). */
 enum { CLI_OPT_MODEL = CLI_OPT_LONG_BASE + 64, CLI_OPT_DIRECTIONS, CLI_OPT_FORM, CLI_OPT_DENSE };

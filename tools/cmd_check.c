@@ -83,6 +83,12 @@ static int run_checks(const check_options *o, cpk_check_report *r)
   cpk_problem *p = NULL;
   int status = cli_read_problem(o->path, &p);
   if (status != CLI_CONTINUE) return status;
+  if (p->kind == CPK_KIND_FRICTION_CONE) { /* FCLIB files and type friction_cone */
+    cpk_problem_free(p);
+    return cli_error("%s: the checks are for LCPs and MCPs, not friction-cone problems "
+                     "(an FCLIB file can be checked as a contact system: --model point-coulomb)",
+                     o->path);
+  }
   int rc = cpk_check_problem(p, &o->settings, r, &err);
   cpk_problem_free(p);
   return rc ? cli_library_error(o->path, rc, &err) : CLI_CONTINUE;

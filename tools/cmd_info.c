@@ -15,11 +15,13 @@ const cli_command cli_cmd_info = {
     "info", "describe a problem file: size, sparsity, bounds, norms, symmetry",
     "usage: cpkit info FILE\n"
     "\n"
-    "Describe the problem in FILE (text format v1; '-' reads standard input):\n"
-    "name, kind, n, matrix storage, nonzeros and density, how many variables are\n"
-    "of LCP type (l = 0, u = inf), free, bounded below only, above only, or on\n"
-    "both sides, ||q||_inf, ||M||_inf, whether M is exactly symmetric and, for\n"
-    "n <= 200, a quick eigenvalue check of the symmetric part (M + M')/2.\n"
+    "Describe the problem in FILE (text format v1, or an FCLIB HDF5 file read as\n"
+    "a friction-cone problem; '-' reads standard input, text only): name, kind,\n"
+    "n, matrix storage, nonzeros and density, how many variables are of LCP type\n"
+    "(l = 0, u = inf), free, bounded below only, above only, or on both sides\n"
+    "(for a friction-cone problem: contacts, cone dimension, range of mu),\n"
+    "||q||_inf, ||M||_inf, whether M is exactly symmetric and, for n <= 200, a\n"
+    "quick eigenvalue check of the symmetric part (M + M')/2.\n"
     "\n"
     "Options:\n"
     "  -h, --help   show this help\n",
@@ -163,19 +165,40 @@ static void print_matrix_facts(FILE *f, const cpk_problem *p)
   print_definiteness(f, M);
 }
 
-static void print_info(FILE *f, const char *path, const cpk_problem *p)
+/* A cone problem has contacts and friction coefficients where the MCP has bounds. */
+static void print_contacts(FILE *f, const cpk_problem *p)
+{
+  double lo = INFINITY, hi = -INFINITY;
+  for (size_t c = 0; c < p->nc; c++) {
+    lo = fmin(lo, p->mu[c]);
+    hi = fmax(hi, p->mu[c]);
+  }
+  fprintf(f, "%-20s %zu\n", "contacts:", p->nc);
+  fprintf(f, "%-20s %zu (normal first)\n", "cone dimension:", p->cone_dim);
+  if (p->nc > 0) fprintf(f, "%-20s %.17g .. %.17g\n", "mu:", lo, hi);
+}
+
+static void print_bounds(FILE *f, const cpk_problem *p)
 {
   bound_counts c;
   count_bounds(p, &c);
-  fprintf(f, "%-20s %s\n", "file:", strcmp(path, "-") == 0 ? "<stdin>" : path);
-  fprintf(f, "%-20s %s\n", "name:", p->name ? p->name : "(unnamed)");
-  fprintf(f, "%-20s %s\n", "kind:", cpk_problem_kind_name(p->kind));
-  fprintf(f, "%-20s %zu\n", "n:", p->n);
   fprintf(f, "%-20s %zu\n", "lcp-type variables:", c.lcp);
   fprintf(f, "%-20s %zu\n", "free variables:", c.free_);
   fprintf(f, "%-20s %zu\n", "lower-only:", c.lower_only);
   fprintf(f, "%-20s %zu\n", "upper-only:", c.upper_only);
   fprintf(f, "%-20s %zu\n", "boxed:", c.boxed);
+}
+
+static void print_info(FILE *f, const char *path, const cpk_problem *p)
+{
+  fprintf(f, "%-20s %s\n", "file:", strcmp(path, "-") == 0 ? "<stdin>" : path);
+  fprintf(f, "%-20s %s\n", "name:", p->name ? p->name : "(unnamed)");
+  fprintf(f, "%-20s %s\n", "kind:", cpk_problem_kind_name(p->kind));
+  fprintf(f, "%-20s %zu\n", "n:", p->n);
+  if (p->kind == CPK_KIND_FRICTION_CONE)
+    print_contacts(f, p);
+  else
+    print_bounds(f, p);
   if (p->M && p->q)
     print_matrix_facts(f, p);
   else

@@ -10,8 +10,10 @@ const cli_command cli_cmd_solve = {
     "solve", "solve a problem file with one of the registered solvers",
     "usage: cpkit solve FILE [OPTIONS]\n"
     "\n"
-    "Solve the problem in FILE (text format v1; '-' reads standard input) and\n"
-    "print a report, or with --json the result as one JSON object.\n"
+    "Solve the problem in FILE (text format v1, or an FCLIB HDF5 file read as a\n"
+    "friction-cone problem; '-' reads standard input, text only) and print a\n"
+    "report, or with --json the result as one JSON object. For friction-cone\n"
+    "problems the report and the JSON also give FCLIB's merit (fclib_merit).\n"
     "\n"
     "Options:\n"
     "  --solver NAME       solver to use (default lemke; see 'cpkit solvers')\n"
@@ -174,6 +176,9 @@ static void print_summary(FILE *f, const cpk_problem *p, const cpk_result *r)
   fprintf(f, "%-12s %ld\n", "iterations:", r->iterations);
   fprintf(f, "%-12s %.3g (%s tolerance %.3g)\n", "residual:", r->residual,
           r->residual <= r->tolerance ? "<=" : ">", r->tolerance);
+  if (p->kind == CPK_KIND_FRICTION_CONE)
+    fprintf(f, "%-12s %.3g (FCLIB's, relative to 1 + sqrt(|q|_2))\n", "fclib merit:",
+            cpk_fc_merit(p, r->z, r->w));
   fprintf(f, "%-12s %.6f s\n", "time:", r->time_s);
   if (r->message[0]) fprintf(f, "%-12s %s\n", "message:", r->message);
   if (r->nstats > 0) fprintf(f, "statistics:\n");

@@ -25,6 +25,7 @@ static const cli_command *const commands[] = {
     &cli_cmd_check,
     &cli_cmd_simulate,
     &cli_cmd_demo,
+    &cli_cmd_convert,
     &cli_cmd_help,
 };
 

@@ -180,10 +180,13 @@ CPK_API int cpk_contact_system_read_json_string(const char *text, const char *na
 CPK_API int cpk_contact_system_write_json(const cpk_contact_system *s, FILE *f, cpk_error *err);
 
 /**
- * Read the local problem /fclib_local of an FCLIB HDF5 file (W, q, mu; 3D
- * problems only) as a local-form system with dim 3 and h = 1. CPK_EUNSUP when
- * cpkit was built without HDF5; CPK_EPARSE for a file without /fclib_local or
- * with inconsistent sizes.
+ * Read an FCLIB HDF5 file (3D problems only) as a local-form system with
+ * dim 3 and h = 1: the local problem /fclib_local (W, q, mu), or a global
+ * problem /fclib_global reduced to local form (W = H' M^-1 H,
+ * q = H' M^-1 f + w). The same bounded reader and the same checks as
+ * cpk_problem_read_fclib (<cpkit/fclib.h>): CPK_EPARSE with `path: what is
+ * wrong` for sizes that disagree with each other or with the file's storage,
+ * NaN, negative mu, indices out of range; CPK_EUNSUP without HDF5.
  */
 CPK_API int cpk_contact_system_read_fclib(const char *path, cpk_contact_system **out,
                                           cpk_error *err);

@@ -12,6 +12,7 @@
 #include <cpkit/linsys.h>
 #include <cpkit/io.h>
 #include <cpkit/contact.h>
+#include <cpkit/fclib.h>
 #include <cpkit/check.h>
 #include <cpkit/sim.h>
 #include <cpkit/implicit.h>

@@ -21,7 +21,7 @@ CPK_API int cpk_problem_read_stream(FILE *f, const char *name, cpk_problem **out
 CPK_API int cpk_problem_read_string(const char *text, const char *name, cpk_problem **out,
                                     cpk_error *err);
 
-/** Write an affine problem (LCP or affine MCP) in the text format v1, values exact (%.17g). */
+/** Write an affine problem (LCP, affine MCP or friction cone) in the text format v1, values exact (%.17g). */
 CPK_API int cpk_problem_write(const cpk_problem *p, FILE *f, cpk_error *err);
 CPK_API int cpk_problem_write_file(const cpk_problem *p, const char *path, cpk_error *err);
 
@@ -30,7 +30,7 @@ CPK_API int cpk_problem_write_file(const cpk_problem *p, const char *path, cpk_e
 
 /**
  * Write one JSON object: status, solver, n, iterations, residual, tolerance,
- * time_s, z, w, stats, and when present basis, ray, solutions, message, problem
+ * fclib_merit (friction-cone problems: cpk_fc_merit at z), time_s, z, w, stats, and when present basis, ray, solutions, message, problem
  * name and variable names (from p, which may be NULL).
  */
 CPK_API int cpk_result_write_json(const cpk_result *r, const cpk_problem *p, FILE *f, int flags,

@@ -32,9 +32,19 @@ typedef int (*cpk_iteration_callback)(const cpk_iteration_info *info, void *data
 #define CPK_MAX_NSGS_LOCAL_MAX_ITER 1000000
 #define CPK_DEFAULT_FCIPM_STEP 0.99
 #define CPK_DEFAULT_FCIPM_REFRESH 0.0
+#define CPK_DEFAULT_NEWTON_PROXIMAL 1.0
+#define CPK_DEFAULT_NEWTON_WATCHDOG 5
+#define CPK_DEFAULT_NEWTON_RESTARTS 3
+#define CPK_DEFAULT_NEWTON_CRASH 20
+#define CPK_MAX_NEWTON_RESTARTS 100
 #define CPK_IPM_AUTO 0
 #define CPK_IPM_PATH_FOLLOWING 1
 #define CPK_IPM_POTENTIAL 2
+#define CPK_NSN_RHO_SPLIT 0
+#define CPK_NSN_RHO_SPECTRAL 1
+#define CPK_NSN_RHO_UNIT 2
+#define CPK_DEFAULT_NSN_NONMONOTONE 10
+#define CPK_DEFAULT_NSN_RESTART_SWEEPS 100
 
 /**
  * Solver settings. Fill with cpk_settings_default(), then change fields.
@@ -66,6 +76,10 @@ typedef struct cpk_settings {
   struct {
     int nonmonotone;         /**< bdnewton/fbnewton: merit values the Armijo test compares with (max of the last m, Grippo-Lampariello-Lucidi); 0 or 1 = monotone (default), at most CPK_MAX_NEWTON_NONMONOTONE */
     double fb_lambda;        /**< fbnewton: weight lambda in (0, 1] of the penalised Fischer-Burmeister function (1 = plain FB); 0 = default 0.95 */
+    double proximal;         /**< bdnewton/fbnewton: scale c >= 0 of the proximal perturbation J + lambda I tried when the Newton matrix is singular or its direction fails, lambda = c |J|_diag min(1, |Phi|_2); 0 = never (default 1) */
+    int watchdog;            /**< bdnewton/fbnewton: with a non-monotone search (nonmonotone > 1), iterations without a new best merit after which the iterate returns to the best point (default 5, 0 = never) */
+    int restarts;            /**< bdnewton/fbnewton: restarts from perturbed points after a stall, before giving up (default 3, 0 = none, at most CPK_MAX_NEWTON_RESTARTS) */
+    int crash;               /**< bdnewton/fbnewton: projected-gradient steps of the crash phase run from a start whose merit is poor, and from every restart point (default 20, 0 = none) */
   } newton;
   struct {
     int method;              /**< ipm: CPK_IPM_AUTO (default: path following for affine problems, potential reduction for nonlinear), CPK_IPM_PATH_FOLLOWING (affine only), CPK_IPM_POTENTIAL */
@@ -81,6 +95,12 @@ typedef struct cpk_settings {
     double refresh_ratio;    /**< fcipm: the De Saxce terms s = mu |u_T| are refreshed when the inner (convex) problem's error is at most this times the change of s; 0 = at every iteration (default CPK_DEFAULT_FCIPM_REFRESH); used when linearize = 0 */
     int linearize;           /**< fcipm: 1 (default) = the Newton matrix carries the derivative of the De Saxce term (s refreshed every iteration; faster, K nonsymmetric); 0 = plain fixed point on s */
   } fcipm;
+  struct {
+    int rho;                 /**< nsn: per-contact rho of the Alart-Curnier function: CPK_NSN_RHO_SPLIT (default: rho_n = 1/W_nn, rho_t = 1/||W_TT||_2 of the contact's diagonal block), CPK_NSN_RHO_SPECTRAL (rho_n = rho_t = 1/||W_cc||_2), CPK_NSN_RHO_UNIT (rho = 1: depends on the units) */
+    int nonmonotone;         /**< nsn: merit values the Armijo test compares with (max of the last m, Grippo-Lampariello-Lucidi); 1 = monotone; 0 = default CPK_DEFAULT_NSN_NONMONOTONE; at most CPK_MAX_NEWTON_NONMONOTONE */
+    int restart;             /**< nsn: 1 (default) = when the merit stalls, run the registered "nsgs" solver from the current point and continue from its answer; 0 = never */
+    long restart_sweeps;     /**< nsn: nsgs sweeps per restart; 0 = default CPK_DEFAULT_NSN_RESTART_SWEEPS */
+  } nsn;
 } cpk_settings;
 
 /** Defaults: tol 1e-8, no time limit, silent, automatic linear solver. */

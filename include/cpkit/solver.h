@@ -90,6 +90,7 @@ CPK_API extern const cpk_solver_type *cpk_solver_ipm;
 CPK_API extern const cpk_solver_type *cpk_solver_nsgs;
 /** Friction-cone problems: interior point on second-order cones, De Saxce term by a fixed point. */
 CPK_API extern const cpk_solver_type *cpk_solver_fcipm;
+CPK_API extern const cpk_solver_type *cpk_solver_nsn;
 
 CPK_END_DECLS
 #endif

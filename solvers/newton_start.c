@@ -1,0 +1,107 @@
+/* newton_start.c: where bdnewton and fbnewton start: a start moved into F's domain, the crash phase (projected-gradient steps), and the restart points. */
+#include <math.h>
+#include <string.h>
+#include "newton.h"
+
+/* Fractions t of the way from the start toward the interior point tried when F fails. */
+static const double domain_steps[] = {1e-8, 1e-6, 1e-4, 1e-2, 0.1, 0.5, 1.0};
+/* Backtracks per crash step, and the decrease below which the crash stops (it no longer pays). */
+#define CRASH_BACKTRACKS 20
+#define CRASH_MIN_DECREASE 0.1
+/* Relative size of the restart perturbations, per restart. */
+#define RESTART_SPREAD 0.1
+
+static double clamp(double v, double l, double u) { return fmin(fmax(v, l), u); }
+
+/*
+ * A point strictly inside the bounds near z: the middle of a finite box,
+ * max(1, |bound|) inside a one-sided bound (or z itself when it is strictly
+ * inside already), 0 for a free variable.
+ */
+static double interior_value(double l, double u, double z)
+{
+  if (isfinite(l) && isfinite(u)) return l == u ? l : 0.5 * (l + u);
+  if (isfinite(l)) return z > l ? z : l + fmax(1.0, fabs(l));
+  if (isfinite(u)) return z < u ? z : u - fmax(1.0, fabs(u));
+  return 0.0;
+}
+
+int newton_start_into_domain(newton_ws *ws, const cpk_problem *p)
+{
+  if (!newton_evaluate(ws, p, ws->z, ws->w, ws->phi, &ws->merit)) return CPK_OK;
+  memcpy(ws->zt, ws->z, ws->n * sizeof *ws->zt); /* zt keeps the start while z moves */
+  for (size_t k = 0; k < sizeof domain_steps / sizeof domain_steps[0]; k++) {
+    double t = domain_steps[k];
+    for (size_t i = 0; i < ws->n; i++) {
+      double c = interior_value(p->lower[i], p->upper[i], ws->zt[i]);
+      ws->z[i] = clamp(ws->zt[i] + t * (c - ws->zt[i]), p->lower[i], p->upper[i]);
+    }
+    if (!newton_evaluate(ws, p, ws->z, ws->w, ws->phi, &ws->merit)) return CPK_OK;
+  }
+  return CPK_EBADFUNC;
+}
+
+/* Barzilai-Borwein step |s|^2 / s.y from the last crash step (s = dz, y = dF), or t when s.y <= 0. */
+static double bb_step(const newton_ws *ws, double t)
+{
+  double ss = 0.0, sy = 0.0;
+  for (size_t i = 0; i < ws->n; i++) {
+    double si = ws->z[i] - ws->zt[i], yi = ws->w[i] - ws->wt[i];
+    ss += si * si;
+    sy += si * yi;
+  }
+  return sy > 0.0 && ss > 0.0 ? fmin(fmax(ss / sy, 1e-12), 1e12) : t;
+}
+
+/*
+ * The crash phase: projected-gradient steps z <- P(z - t F(z)) on the box,
+ * t backtracked from a Barzilai-Borwein estimate until the merit decreases.
+ * Cheap (F only) and good at finding the active set from a poor start; it
+ * stops when a step gains less than CRASH_MIN_DECREASE of the merit, where
+ * Newton's method does better.
+ */
+void newton_crash(newton_ws *ws, const cpk_problem *p, int steps)
+{
+  double t = 1.0, mt;
+  for (int k = 0; k < steps; k++) {
+    int ok = 0;
+    for (int b = 0; b < CRASH_BACKTRACKS && !ok; b++, t *= 0.5) {
+      for (size_t i = 0; i < ws->n; i++)
+        ws->zt[i] = clamp(ws->z[i] - t * ws->w[i], p->lower[i], p->upper[i]);
+      ok = !newton_evaluate(ws, p, ws->zt, ws->wt, ws->phit, &mt) && mt < ws->merit;
+    }
+    if (!ok) break;
+    double before = ws->merit;
+    newton_accept_trial(ws, mt); /* zt, wt now hold the previous point */
+    ws->crash_steps++;
+    newton_save_best(ws, 0);
+    t = bb_step(ws, 2.0 * t);
+    if (mt > (1.0 - CRASH_MIN_DECREASE) * before) break;
+  }
+}
+
+/* Deterministic numbers in [-1, 1] (a 64-bit LCG): restarts are reproducible. */
+static double spread(unsigned long long *state)
+{
+  *state = *state * 6364136223846793005ULL + 1442695040888963407ULL;
+  return (double)(*state >> 11) * (2.0 / 9007199254740992.0) - 1.0;
+}
+
+/*
+ * Restart k: from the best point so far (zg; k = 1, 4, ...), the start (k = 2, 5, ...)
+ * or the interior point of the bounds (k = 3, 6, ...), each perturbed
+ * componentwise by RESTART_SPREAD k (1 + |z_i|) and projected onto the bounds.
+ */
+int newton_restart_point(newton_ws *ws, const cpk_problem *p, int k)
+{
+  unsigned long long state = 0x9e3779b97f4a7c15ULL * (unsigned long long)k;
+  double delta = RESTART_SPREAD * k;
+  for (size_t i = 0; i < ws->n; i++) {
+    double l = p->lower[i], u = p->upper[i];
+    double base = k % 3 == 1   ? ws->zg[i]
+                  : k % 3 == 2 ? ws->zs[i]
+                               : interior_value(l, u, ws->zs[i]);
+    ws->z[i] = clamp(base + delta * spread(&state) * (1.0 + fabs(base)), l, u);
+  }
+  return newton_start_into_domain(ws, p);
+}
