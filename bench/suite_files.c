@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <cpkit/contact.h>
+#include <cpkit/fclib.h>
 #include <cpkit/util.h>
 #include "harness.h"
 #ifdef HAVE_HDF5
@@ -30,8 +31,7 @@ static int has_suffix(const char *s, const char *suffix)
   return a >= b && strcmp(s + a - b, suffix) == 0;
 }
 
-/* HDF5 files start with this signature (at offset 0 for the files FCLIB
- * writes). */
+/* HDF5 files start with this signature (at offset 0 for the files FCLIB writes). */
 static int is_hdf5(const char *path)
 {
   static const unsigned char sig[8] = {0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n'};
@@ -85,10 +85,8 @@ static int add_file(cpk_bench_suite *s, const char *path)
 {
   if (!is_hdf5(path)) return push_file(s, path, "file", NULL);
   if (!has_fclib_local(path)) {
-    fprintf(stderr,
-            "cpkit bench: %s: no /fclib_local group (an FCLIB global problem): "
-            "skipped\n",
-            path);
+    fprintf(stderr, "cpkit bench: %s: no /fclib_local group (the FCLIB suites hold local "
+                    "problems): skipped\n", path);
     return CPK_OK;
   }
   for (size_t k = 0; k < sizeof fclib_models / sizeof fclib_models[0]; k++) {
@@ -173,8 +171,7 @@ int cpk_bench_suite_add_path(cpk_bench_suite *s, const char *path, cpk_error *er
   return rc ? cpk_error_set(err, rc, "%s: %s", path, cpk_strerror(rc)) : CPK_OK;
 }
 
-/* ---- FCLIB
- * --------------------------------------------------------------------- */
+/* ---- FCLIB --------------------------------------------------------------------- */
 
 /*
  * Every instance of an FCLIB file carries the file's cone problem, and its
@@ -183,13 +180,11 @@ int cpk_bench_suite_add_path(cpk_bench_suite *s, const char *path, cpk_error *er
  * variable map (cpk_varmap_impulses), so both routes are judged alike.
  */
 typedef struct fclib_ctx {
-  cpk_contact_system *sys;
-  cpk_varmap *map; /* NULL for the cone instance */
-  cpk_problem *fc; /* the cone problem (owned here, or the instance's problem:
-                      fc_owned = 0) */
+  cpk_contact_system *sys; /* compiled instances: the local system the model compiles */
+  cpk_varmap *map;         /* NULL for the cone instance */
+  cpk_problem *fc;         /* the cone problem: owned here, or the instance's (fc_owned = 0) */
   int fc_owned;
-  double *P, *r, *u; /* impulses (4 per contact); reactions and velocities (3
-                        per contact) */
+  double *P, *r, *u; /* impulses (4 per contact); reactions and velocities (3 per contact) */
 } fclib_ctx;
 
 static void fclib_ctx_free(void *v)
@@ -203,30 +198,13 @@ static void fclib_ctx_free(void *v)
   free(c);
 }
 
-/*
- * The friction-cone problem of a local 3D system: W, q and mu as FCLIB gives
- * them. (One function, so a library reader of FCLIB files can replace it.)
- */
-static int fclib_cone_problem(const cpk_contact_system *s, cpk_problem **out)
-{
-  cpk_matrix *W = NULL;
-  double *mu = cpk_alloc_array(s->nc ? s->nc : 1, sizeof *mu);
-  int rc = mu ? CPK_OK : CPK_ENOMEM;
-  for (size_t c = 0; !rc && c < s->nc; c++) mu[c] = s->contacts[c].mu;
-  if (!rc) rc = cpk_matrix_from_csc(s->W, &W);
-  if (!rc) rc = cpk_problem_alloc_friction_cone(W, s->q, 3, mu, out);
-  cpk_matrix_free(W);
-  free(mu);
-  return rc;
-}
-
 static double fclib_merit(const void *vc, const double *z)
 {
   const fclib_ctx *c = vc;
   const double *r = z;
   if (c->map) {
     if (cpk_varmap_impulses(c->map, z, c->P)) return NAN;
-    for (size_t i = 0; i < c->sys->nc; i++)
+    for (size_t i = 0; i < c->fc->nc; i++)
       for (int d = 0; d < 3; d++) c->r[3 * i + d] = c->P[4 * i + d];
     r = c->r;
   }
@@ -239,29 +217,37 @@ static const char *model_of(const cpk_bench_instance *in)
   return colon ? colon + 1 : fclib_models[0];
 }
 
+/* A compiled instance: the file's local system compiled by the model. */
+static int compile_fclib(const cpk_bench_instance *in, fclib_ctx *c, const char *model,
+                         cpk_problem **out, cpk_error *err)
+{
+  cpk_compile_options o;
+  int rc = cpk_contact_system_read_fclib(in->path, &c->sys, err);
+  if (rc) return rc;
+  cpk_compile_options_default(&o);
+  o.directions.d = FCLIB_DIRECTIONS;
+  return cpk_compile(c->sys, model, &o, out, &c->map, err);
+}
+
 static int build_fclib(const cpk_bench_instance *in, cpk_bench_built *out, cpk_error *err)
 {
   fclib_ctx *c = calloc(1, sizeof *c);
   const char *model = model_of(in);
-  cpk_compile_options o;
   if (!c) return cpk_error_set(err, CPK_ENOMEM, "out of memory");
   out->ctx = c;
   out->ctx_free = fclib_ctx_free;
-  int rc = cpk_contact_system_read_fclib(in->path, &c->sys, err);
+  int rc = cpk_problem_read_fclib(in->path, &c->fc, err);
+  if (!rc && c->fc->cone_dim != 3)
+    rc = cpk_error_set(err, CPK_EUNSUP, "%s: only 3D problems are supported", in->path);
   if (rc) return rc;
-  if (c->sys->dim != 3)
-    return cpk_error_set(err, CPK_EUNSUP, "%s: only 3D local problems are supported", in->path);
-  rc = fclib_cone_problem(c->sys, &c->fc);
   c->fc_owned = strcmp(model, FCLIB_CONE) != 0;
-  if (!rc && !c->fc_owned) out->problem = c->fc; /* the instance is the cone problem itself */
-  cpk_compile_options_default(&o);
-  o.directions.d = FCLIB_DIRECTIONS;
-  if (!rc && c->fc_owned) rc = cpk_compile(c->sys, model, &o, &out->problem, &c->map, err);
-  if (rc)
+  if (!c->fc_owned)
+    out->problem = c->fc; /* the instance is the cone problem itself */
+  else if ((rc = compile_fclib(in, c, model, &out->problem, err)))
     return err->message[0] ? rc : cpk_error_set(err, rc, "%s: %s", in->path, cpk_strerror(rc));
-  c->P = cpk_alloc_array(c->sys->nc, 4 * sizeof *c->P);
-  c->r = cpk_alloc_array(c->sys->nc, 3 * sizeof *c->r);
-  c->u = cpk_alloc_array(c->sys->nc, 3 * sizeof *c->u);
+  c->P = cpk_alloc_array(c->fc->nc, 4 * sizeof *c->P);
+  c->r = cpk_alloc_array(c->fc->nc, 3 * sizeof *c->r);
+  c->u = cpk_alloc_array(c->fc->nc, 3 * sizeof *c->u);
   if (!c->P || !c->r || !c->u) return cpk_error_set(err, CPK_ENOMEM, "%s: out of memory", in->path);
   out->merit = fclib_merit;
   return CPK_OK;
@@ -275,7 +261,7 @@ int cpk_bench_build_file(const cpk_bench_instance *in, cpk_bench_built *out, cpk
     rc = build_fclib(in, out, err);
   else
     rc = cpk_problem_read_file(in->path, &out->problem, err);
-  if (!rc && in->source == CPK_BENCH_SRC_FCLIB) out->size = ((fclib_ctx *)out->ctx)->sys->nc;
+  if (!rc && in->source == CPK_BENCH_SRC_FCLIB) out->size = ((fclib_ctx *)out->ctx)->fc->nc;
   if (!rc && in->source == CPK_BENCH_SRC_FILE) out->size = out->problem->n;
   if (rc) cpk_bench_built_free(out);
   return rc;
