@@ -1,0 +1,117 @@
+#!/bin/sh
+# t_failalloc.sh: TAP tests of allocation failures: for every k, the k-th malloc/calloc/realloc of a cpkit run fails; every run must end cleanly.
+#
+# Each case first runs once without failures, counting the calls (K). Then for
+# k = 1..K the k-th call fails (tests/failalloc.c, through LD_PRELOAD), and the run
+# must either
+#   - exit 0 with the same output as the clean run (timings aside): the
+#     failure was absorbed, e.g. stdio went unbuffered; or
+#   - exit 1 with a message on stderr and nothing on stdout (the commands
+#     buffer their output and print it only on success);
+# never crash (signal, sanitizer report), never print a contradictory or
+# partial answer with exit 0, never exit non-zero without a message.
+# One test per case, listing the k that misbehaved.
+#
+# Under AddressSanitizer the shim forwards to ASan's allocator (see failalloc.c),
+# so the runs also check for leaks on the error paths. If the sanitizer refuses
+# the preload, the test is skipped.
+
+srcdir=${CPK_TEST_SRCDIR:-.}
+. "$srcdir/tap.sh"
+tap_init t_failalloc
+top=$srcdir/..
+lib=${CPK_FAILALLOC_LIB:-$(dirname "$CPKIT")/../tests/.libs/libfailalloc.so}
+
+if [ ! -f "$lib" ]; then
+  echo "1..0 # SKIP $lib not built"
+  exit 0
+fi
+# ASan wants to come first among the libraries; the shim comes first instead and
+# forwards to it, which it tolerates when told not to verify the order.
+ASAN_OPTIONS="verify_asan_link_order=0:exitcode=86:${ASAN_OPTIONS:-}"
+UBSAN_OPTIONS="exitcode=86:${UBSAN_OPTIONS:-}"
+export ASAN_OPTIONS UBSAN_OPTIONS
+
+# Timings differ from run to run; drop every line that holds one.
+normalize() { grep -v -E 'time|_s"?:' "$1"; }
+
+failrun() { # K ARGS...: run cpkit with the K-th allocation failing (0: none), counting the calls
+  k=$1
+  shift
+  CPK_FAILALLOC_N=$k CPK_FAILALLOC_COUNT="$tmp/count" LD_PRELOAD="$lib" \
+    "$CPKIT" "$@" >"$tmp/out" 2>"$tmp/err"
+  st=$?
+}
+
+# The shim must work at all: a clean run under it counts its calls and succeeds.
+failrun 0 solvers
+if [ "$st" -ne 0 ] || [ ! -s "$tmp/count" ]; then
+  if grep -q -i sanitizer "$tmp/err"; then
+    echo "1..0 # SKIP the sanitizer runtime refuses the LD_PRELOAD allocation shim"
+    exit 0
+  fi
+  fail "the allocation shim runs cpkit (exit $st)"
+  head -n 5 "$tmp/err" | diag
+  tap_done
+  exit 1
+fi
+pass "the allocation shim runs cpkit and counts its allocations"
+
+# One verdict for run k against the clean output in $tmp/ref.
+judge() {
+  if [ "$st" -eq 0 ]; then
+    normalize "$tmp/out" >"$tmp/out.n"
+    cmp -s "$tmp/ref" "$tmp/out.n" && return 0
+    echo "k=$k: exit 0 but the output differs from the clean run" >>"$tmp/bad"
+    diff "$tmp/ref" "$tmp/out.n" | head -n 4 >>"$tmp/bad"
+  elif [ "$st" -eq 1 ] && [ -s "$tmp/err" ] && [ ! -s "$tmp/out" ] &&
+    ! grep -q -E 'Sanitizer|runtime error' "$tmp/err"; then
+    return 0
+  else
+    echo "k=$k: exit $st, stdout $(wc -c <"$tmp/out") bytes; stderr:" >>"$tmp/bad"
+    head -n 3 "$tmp/err" >>"$tmp/bad"
+  fi
+  return 1
+}
+
+# sweep DESC ARGS...: one test over every k of the run's allocations.
+sweep() {
+  desc=$1
+  shift
+  failrun 0 "$@"
+  if [ "$st" -ne 0 ]; then
+    fail "$desc: the clean run fails (exit $st)"
+    head -n 3 "$tmp/err" | diag
+    return
+  fi
+  normalize "$tmp/out" >"$tmp/ref"
+  total=$(cat "$tmp/count")
+  : >"$tmp/bad"
+  nbad=0
+  k=1
+  while [ "$k" -le "$total" ]; do
+    failrun "$k" "$@"
+    judge || nbad=$((nbad + 1))
+    k=$((k + 1))
+  done
+  if [ "$nbad" -eq 0 ]; then
+    pass "$desc: each of the $total allocations failing ends cleanly"
+  else
+    fail "$desc: $nbad of the $total allocations failing end badly"
+    head -n 40 "$tmp/bad" | diag
+  fi
+}
+
+ex=$top/examples
+sweep "solve (lemke, text)" solve "$ex/contact-lcp.cpk"
+sweep "solve --json" solve --json "$srcdir/data/cli/lcp2.cpk"
+sweep "solve -o FILE" solve -o "$tmp/solve.txt" "$srcdir/data/cli/multi3.cpk"
+sweep "check (painleve)" check "$srcdir/data/check/painleve_peg.cpk"
+sweep "check --json" check --json "$srcdir/data/check/sliding_rod.cpk"
+sweep "check (contact system)" check --model polyhedral "$srcdir/data/check/sliding_block_h0.json"
+sweep "solve-system --json" solve-system --json --model polyhedral "$ex/two-spheres-local.json"
+sweep "solve-system (text)" solve-system --model point-coulomb "$ex/sphere-on-plane.json"
+sweep "compile" compile --model polyhedral "$ex/sphere-on-plane.json"
+sweep "info" info "$srcdir/data/cli/lcp2-coord.cpk"
+
+tap_done
