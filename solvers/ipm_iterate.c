@@ -68,7 +68,9 @@ static int certificate(ipm_state *S, const cpk_problem *p, const double *dir)
 {
   double *y = S->y, *g = S->g, qnorm = 1.0, value = 0.0;
   if (p->kind == CPK_KIND_NONLINEAR_MCP || !certificate_y(S, dir, y)) return 0;
-  double gtol = 1e-10 * fmax(1.0, cpk_matrix_norm_inf(p->M));
+  double mnorm;
+  if (cpk_matrix_norm_inf_checked(p->M, &mnorm)) return 0; /* out of memory: nothing is proved */
+  double gtol = 1e-10 * fmax(1.0, mnorm);
   cpk_matrix_mv(p->M, y, g, 1);
   for (size_t i = 0; i < S->n; i++) {
     double l = p->lower[i], u = p->upper[i];

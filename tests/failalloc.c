@@ -62,22 +62,28 @@ static void resolve(void)
   resolving = 0;
 }
 
+/* Called on the failing call: `break failalloc_failed` in gdb shows who asked. */
+__attribute__((noinline)) void failalloc_failed(void);
+__attribute__((noinline)) void failalloc_failed(void)
+{
+  errno = ENOMEM;
+}
+
 /* 1 when this call is the one to fail. */
 static int should_fail(void)
 {
   if (!active) return 0;
   unsigned long k = __atomic_add_fetch(&calls, 1, __ATOMIC_RELAXED);
-  return k == fail_at;
+  if (k != fail_at) return 0;
+  failalloc_failed();
+  return 1;
 }
 
 void *malloc(size_t size)
 {
   resolve();
   if (!real_malloc) return arena_alloc(size);
-  if (should_fail()) {
-    errno = ENOMEM;
-    return NULL;
-  }
+  if (should_fail()) return NULL;
   return real_malloc(size);
 }
 
@@ -85,10 +91,7 @@ void *calloc(size_t count, size_t size)
 {
   resolve();
   if (!real_calloc) return count && size > sizeof arena / count ? NULL : arena_alloc(count * size);
-  if (should_fail()) {
-    errno = ENOMEM;
-    return NULL;
-  }
+  if (should_fail()) return NULL;
   return real_calloc(count, size);
 }
 
@@ -100,10 +103,7 @@ void *realloc(void *p, size_t size)
     if (q) memcpy(q, p, size < sizeof arena ? size : sizeof arena);
     return q;
   }
-  if (should_fail()) {
-    errno = ENOMEM;
-    return NULL;
-  }
+  if (should_fail()) return NULL;
   return real_realloc(p, size);
 }
 

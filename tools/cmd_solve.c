@@ -251,7 +251,8 @@ static int write_output(const cpk_problem *p, const cpk_result *r, const solve_o
   else
     print_report(out.f, p, r);
   /* The JSON writer may stop at the closing brace; a text file ends with a newline. */
-  if (status == CLI_CONTINUE && fflush(out.f) == 0 && out.len > 0 && out.buf[out.len - 1] != '\n')
+  if (status == CLI_CONTINUE && cli_output_flush(&out) == 0 && out.len > 0 &&
+      out.buf[out.len - 1] != '\n')
     fputc('\n', out.f);
   if (status != CLI_CONTINUE) {
     cli_output_discard(&out);
