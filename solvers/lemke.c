@@ -692,6 +692,11 @@ static int run(lemke_state *S, const cpk_problem *p, const cpk_settings *s, int 
                cpk_monitor *mon, cpk_result *r)
 {
   size_t e;
+  if (cpk_monitor_before_factor(mon, S->basis.ls)) { /* the start factors the first basis */
+    r->status = CPK_STATUS_TIME_LIMIT;
+    S->monitor_stop = 1;
+    return RUN_DONE;
+  }
   int sigma, rc = start(S, p, s, warm, r, &e, &sigma);
   S->nseen = 0;
   while (rc == STEP_CONTINUE) {
@@ -703,6 +708,10 @@ static int run(lemke_state *S, const cpk_problem *p, const cpk_settings *s, int 
     }
     size_t t_pos = (size_t)S->basis.pos[LEMKE_VAR_T(&S->basis)];
     int stop = cpk_monitor_iteration(mon, S->pivots + S->flips, S->xb[t_pos]);
+    cpk_linsys_stats ls; /* a pivot that must refactor asks whether the clock allows it */
+    cpk_linsys_get_stats(S->basis.ls, &ls);
+    if (!stop && ls.updates_since_factor >= S->basis.refactor_interval)
+      stop = cpk_monitor_before_factor(mon, S->basis.ls);
     if (stop) {
       r->status = (cpk_status)stop;
       S->monitor_stop = 1;
