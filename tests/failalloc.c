@@ -79,7 +79,7 @@ static int sanitizer_call(void *caller)
 {
   Dl_info info;
   if (!dladdr(caller, &info)) return 0;
-  if (info.dli_sname && strcmp(info.dli_sname, "pthread_getattr_np") == 0) return 1;
+  if (info.dli_sname && strstr(info.dli_sname, "pthread_getattr_np")) return 1;
   return info.dli_fname && strstr(info.dli_fname, "san.so") != NULL; /* libasan, libubsan, liblsan */
 }
 

@@ -34,7 +34,8 @@ fi
 # forwards to it, which it tolerates when told not to verify the order.
 ASAN_OPTIONS="verify_asan_link_order=0:exitcode=86:${ASAN_OPTIONS:-}"
 UBSAN_OPTIONS="exitcode=86:${UBSAN_OPTIONS:-}"
-export ASAN_OPTIONS UBSAN_OPTIONS
+LSAN_OPTIONS="suppressions=$srcdir/failalloc.supp:print_suppressions=0:${LSAN_OPTIONS:-}"
+export ASAN_OPTIONS UBSAN_OPTIONS LSAN_OPTIONS
 
 # Timings differ from run to run; drop every line that holds one.
 normalize() { grep -v -E 'time|_s"?:| per step' "$1"; }
@@ -76,6 +77,13 @@ pass "the allocation shim runs cpkit and counts its allocations"
 
 # One verdict for run k against the clean output in $tmp/ref.
 judge() {
+  # ASan's runtime reads its own thread's stack bounds through glibc, which
+  # allocates (fopen, getline) at moments that vary from run to run; when the
+  # shim fails that, ASan stops with a CHECK failure of its own: not cpkit's.
+  if grep -q 'CHECK failed: sanitizer_linux_libcdep.*pthread_getattr_np' "$tmp/err"; then
+    nsan=$((nsan + 1))
+    return 0
+  fi
   if [ "$st" -eq 0 ]; then
     normalize "$tmp/out" >"$tmp/out.n"
     cmp -s "$tmp/ref" "$tmp/out.n" && return 0
@@ -106,6 +114,7 @@ sweep() {
   total=$(cat "$tmp/count")
   : >"$tmp/bad"
   nbad=0
+  nsan=0
   k=1
   while [ "$k" -le "$total" ]; do
     failrun "$k" "$@"
@@ -113,7 +122,7 @@ sweep() {
     k=$((k + 1))
   done
   if [ "$nbad" -eq 0 ]; then
-    pass "$desc: each of the $total allocations failing ends cleanly"
+    pass "$desc: each of the $total allocations failing ends cleanly ($nsan left to the sanitizer runtime)"
   else
     fail "$desc: $nbad of the $total allocations failing end badly"
     head -n 40 "$tmp/bad" | diag
