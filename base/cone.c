@@ -28,14 +28,17 @@ void cpk_cone_project(size_t dim, double mu, const double *x, double *y)
 
 double cpk_cone_natural_map(size_t dim, double mu, const double *r, const double *u, double *e)
 {
-  double y[CPK_CONE_DIM_MAX], x[CPK_CONE_DIM_MAX] = {0}, s = 0.0;
+  double y[CPK_CONE_DIM_MAX], x[CPK_CONE_DIM_MAX] = {0}, uh[CPK_CONE_DIM_MAX] = {0}, s = 0.0;
   if (dim < 2 || dim > CPK_CONE_DIM_MAX) return NAN;
-  double ut = tangent_norm(dim, u);
-  for (size_t k = 0; k < dim; k++) x[k] = r[k] - u[k];
-  x[0] -= mu * ut; /* the De Saxce modification u^ = u + mu |u_T| e_n */
+  for (size_t k = 0; k < dim; k++) uh[k] = u[k];
+  uh[0] += mu * tangent_norm(dim, u); /* the De Saxce modification u^ = u + mu |u_T| e_n */
+  for (size_t k = 0; k < dim; k++) x[k] = r[k] - uh[k];
   cpk_cone_project(dim, mu, x, y);
+  /* e = r - y written as u^ + (x - y): the same in exact arithmetic, but when |r| >> |u^| the
+   * rounded x is r itself and r - y would be 0 whatever u^ is (a huge r then "solved" any
+   * problem); inside K, x - y is exactly 0 and e = u^ exactly. */
   for (size_t k = 0; k < dim; k++) {
-    e[k] = r[k] - y[k];
+    e[k] = uh[k] + (x[k] - y[k]);
     s += e[k] * e[k];
   }
   return sqrt(s);

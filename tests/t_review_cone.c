@@ -1,0 +1,65 @@
+/* t_review_cone.c: regression tests of review findings on the friction-cone problem, its solvers and files (each names what it once got wrong). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "testlib.h"
+
+/* nc contacts of dimension 3, W = w * I (w = 0 allowed), q and mu given. */
+static cpk_problem *diagonal_problem(size_t nc, double w, const double *q, double mu)
+{
+  cpk_matrix *W = NULL;
+  cpk_problem *p = NULL;
+  double *m = malloc(nc * sizeof *m);
+  if (!m || cpk_matrix_alloc_dense(3 * nc, 3 * nc, &W)) {
+    free(m);
+    return NULL;
+  }
+  for (size_t i = 0; i < 3 * nc; i++) gsl_matrix_set(W->dense, i, i, w);
+  for (size_t c = 0; c < nc; c++) m[c] = mu;
+  cpk_problem_alloc_friction_cone(W, q, 3, m, &p);
+  cpk_matrix_free(W);
+  free(m);
+  return p;
+}
+
+/* Solve with the named solver and default settings; the result or NULL. */
+static cpk_result *solve_with(const cpk_problem *p, const char *name, const cpk_settings *s)
+{
+  cpk_result *r = NULL;
+  cpk_error err;
+  if (cpk_result_alloc(p->n, &r)) return NULL;
+  if (cpk_solve(p, name, s, r, &err)) {
+    t_diag("%s: %s", name, err.message);
+    cpk_result_free(r);
+    return NULL;
+  }
+  return r;
+}
+
+/* A huge reaction used to absorb u in r - u: the residual came out 0 on a problem with no
+ * solution (W = 0, approaching normal velocity), and fcipm's r_n = 1e19 was reported solved. */
+static void test_residual_huge_reaction(void)
+{
+  double q[] = {-1, 0.5, 0};
+  cpk_problem *p = diagonal_problem(1, 0.0, q, 0.5);
+  double r[] = {1e19, 0, 0}, u[3], e[3];
+  double res;
+  cpk_problem_residual(p, r, u, &res);
+  /* by hand: r - u^ is inside K, so e = u^ = (-1 + 0.25, 0.5, 0), |e| = sqrt(0.8125) */
+  t_near(res, sqrt(0.8125), 1e-12, "W = 0, r_n = 1e19: the residual is |u^|, not 0 (%g)", res);
+  t_near(cpk_cone_natural_map(3, 0.5, r, u, e), sqrt(0.8125), 1e-12, "the same for one contact");
+  const char *names[] = {"nsgs", "nsn", "fcipm"};
+  for (int k = 0; k < 3; k++) {
+    cpk_result *R = solve_with(p, names[k], NULL);
+    t_ok(R && R->status != CPK_STATUS_SOLVED, "%s: W = 0 with an approaching contact is not solved (%s)",
+         names[k], R ? cpk_status_name(R->status) : "error");
+    cpk_result_free(R);
+  }
+  cpk_problem_free(p);
+}
+
+int main(void)
+{
+  test_residual_huge_reaction();
+  return t_done();
+}
