@@ -335,7 +335,13 @@ static int iterate(fcipm_state *S, const cpk_problem *p, const cpk_settings *s, 
       S->floor = 0.0;
       since_gain = 0;
     }
-    if (since_gain > FCIPM_STALL_WINDOW || !isfinite(res)) {
+    if (!isfinite(res)) { /* e.g. a huge warm start: W r overflows */
+      r->status = CPK_STATUS_STALLED;
+      snprintf(r->message, sizeof r->message,
+               "the iterate's cone residual is not finite after %ld iterations", S->inner);
+      return CPK_OK;
+    }
+    if (since_gain > FCIPM_STALL_WINDOW) {
       r->status = CPK_STATUS_STALLED;
       snprintf(r->message, sizeof r->message,
                "no progress in %d iterations: cone residual %.3g, complementarity %.3g",

@@ -58,8 +58,29 @@ static void test_residual_huge_reaction(void)
   cpk_problem_free(p);
 }
 
+/* fcipm said "no progress in 40 iterations" after 0 iterations when its start was not finite. */
+static void test_fcipm_nonfinite_message(void)
+{
+  double q[] = {-1, 0.2, 0, -1, 0, 0.3};
+  cpk_problem *p = diagonal_problem(2, 1.0, q, 0.5);
+  double z0[] = {1e300, -1e300, 0, 1e300, 0, 0};
+  cpk_settings s;
+  cpk_settings_default(&s);
+  s.z0 = z0;
+  cpk_result *R = solve_with(p, "fcipm", &s);
+  t_ok(R != NULL, "fcipm ran from a warm start of 1e300");
+  if (R && R->status != CPK_STATUS_SOLVED)
+    t_ok(strstr(R->message, "no progress in") == NULL || R->iterations >= 40,
+         "a stalled fcipm's message agrees with its %ld iterations: %s", R->iterations, R->message);
+  else
+    t_ok(R && t_is_fc_solution(p, R->z, 1e-6), "or it solved the problem");
+  cpk_result_free(R);
+  cpk_problem_free(p);
+}
+
 int main(void)
 {
   test_residual_huge_reaction();
+  test_fcipm_nonfinite_message();
   return t_done();
 }
