@@ -369,6 +369,20 @@ static int iterate(fcipm_state *S, const cpk_problem *p, const cpk_settings *s, 
   }
 }
 
+/*
+ * A warm start that already meets the tolerance is the answer: the interior
+ * start moves it inside the cones, and the iterations would only come back.
+ * Leaves it in rt.
+ */
+static int warm_start_solves(fcipm_state *S, const cpk_problem *p, const cpk_settings *s)
+{
+  if (!s->z0) return 0;
+  memcpy(S->rt, s->z0, S->n * sizeof *S->rt);
+  cpk_matrix_mv(p->M, S->rt, S->ut, 0);
+  for (size_t i = 0; i < S->n; i++) S->ut[i] += p->q[i];
+  return cpk_fc_residual(p, S->rt, S->ut) <= S->tol;
+}
+
 static int fcipm_solve(void *vs, const cpk_problem *p, const cpk_settings *s, cpk_monitor *mon,
                        cpk_result *r)
 {
@@ -381,6 +395,12 @@ static int fcipm_solve(void *vs, const cpk_problem *p, const cpk_settings *s, cp
   S->linearize = s->fcipm.linearize;
   S->stopped = S->fallback = 0;
   start(S, p, s);
+  if (warm_start_solves(S, p, s)) {
+    memcpy(r->z, S->rt, S->n * sizeof *r->z);
+    r->iterations = 0;
+    stats(S, r);
+    return CPK_OK;
+  }
   int rc = iterate(S, p, s, mon, r);
   if (!rc && r->status == CPK_STATUS_STALLED && !S->stopped && S->linearize) {
     S->linearize = 0; /* the two variants fail on different problems: try the other */

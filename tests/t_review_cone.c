@@ -104,8 +104,32 @@ static void test_huge_mu(void)
   }
 }
 
+/* fcipm moved a warm start that already solved the problem inside the cones and took 7
+ * iterations to come back; nsgs and nsn return it at once. */
+static void test_warm_start_at_solution(void)
+{
+  double q[] = {-1, 0.2, 0, -1, 2, 0, 1, 0.5, 0}; /* sticking, sliding, separating */
+  cpk_problem *p = diagonal_problem(3, 1.0, q, 0.5);
+  double sol[] = {1, -0.2, 0, 1, -0.5, 0, 0, 0, 0}; /* by hand, W = I */
+  t_ok(t_is_fc_solution(p, sol, 1e-12), "the hand solution holds");
+  cpk_settings s;
+  cpk_settings_default(&s);
+  s.z0 = sol;
+  const char *names[] = {"nsgs", "nsn", "fcipm"};
+  for (int k = 0; k < 3; k++) {
+    cpk_result *R = solve_with(p, names[k], &s);
+    t_ok(R && R->status == CPK_STATUS_SOLVED && R->iterations == 0 &&
+             memcmp(R->z, sol, sizeof sol) == 0,
+         "%s: a warm start at the solution is returned as it is (%ld iterations)", names[k],
+         R ? R->iterations : -1L);
+    cpk_result_free(R);
+  }
+  cpk_problem_free(p);
+}
+
 int main(void)
 {
+  test_warm_start_at_solution();
   test_huge_mu();
   test_residual_huge_reaction();
   test_fcipm_nonfinite_message();
