@@ -22,7 +22,7 @@ static cpk_problem *diagonal_problem(size_t nc, double w, const double *q, doubl
   return p;
 }
 
-/* Solve with the named solver and default settings; the result or NULL. */
+/* Solve with the named solver and settings s (NULL: the defaults); the result or NULL. */
 static cpk_result *solve_with(const cpk_problem *p, const char *name, const cpk_settings *s)
 {
   cpk_result *r = NULL;
