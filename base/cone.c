@@ -20,8 +20,18 @@ void cpk_cone_project(size_t dim, double mu, const double *x, double *y)
     for (size_t k = 0; k < dim; k++) y[k] = 0.0;
     return;
   }
-  /* onto the boundary ray through x's tangential direction; t > 0 here */
-  double a = (xn + mu * t) / (1.0 + mu * mu), s = mu * a / t;
+  /* onto the boundary ray through x's tangential direction; t > 0 here. a = (xn + mu t) /
+   * (1 + mu^2) and s = mu a / t, divided through by mu when mu > 1 so that mu^2 cannot
+   * overflow (mu = 1e200 gave y = 0 instead of about (0, x_T)) */
+  double a, s;
+  if (mu > 1.0) {
+    double g = xn / mu + t;
+    a = g / (mu + 1.0 / mu);
+    s = g / ((1.0 + 1.0 / (mu * mu)) * t);
+  } else {
+    a = (xn + mu * t) / (1.0 + mu * mu);
+    s = mu * a / t;
+  }
   y[0] = a;
   for (size_t k = 1; k < dim; k++) y[k] = s * x[k];
 }

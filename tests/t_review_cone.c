@@ -127,8 +127,25 @@ static void test_warm_start_at_solution(void)
   cpk_problem_free(p);
 }
 
+/* The boundary projection divided by 1 + mu^2: for mu > 1e154 that overflowed and the
+ * projection of (-1, 1, 0) came out 0. By hand: K is then nearly the half-space x_n >= 0,
+ * y = (1/mu + ..., 1 - ..., 0) to within 1e-15. */
+static void test_projection_huge_mu(void)
+{
+  double x[] = {-1, 1, 0}, y[3];
+  cpk_cone_project(3, 1e200, x, y);
+  t_ok(y[0] >= 0 && y[0] < 1e-199 && fabs(y[1] - 1) < 1e-15 && y[2] == 0,
+       "mu = 1e200: the projection of (-1, 1, 0) is about (0, 1, 0): (%g, %g, %g)", y[0], y[1],
+       y[2]);
+  double z[] = {2, 3, 4}, w[3]; /* mu = 2 by the scaled branch: a = (2 + 10) / 5 = 2.4 */
+  cpk_cone_project(3, 2.0, z, w);
+  t_near(w[0], 2.4, 1e-15, "mu = 2: normal part by hand");
+  t_near(hypot(w[1], w[2]), 4.8, 1e-14, "mu = 2: on the boundary |y_T| = mu y_n");
+}
+
 int main(void)
 {
+  test_projection_huge_mu();
   test_warm_start_at_solution();
   test_huge_mu();
   test_residual_huge_reaction();
