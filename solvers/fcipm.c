@@ -326,8 +326,10 @@ static int iterate(fcipm_state *S, const cpk_problem *p, const cpk_settings *s, 
       return CPK_OK;
     }
     int stop = cpk_monitor_iteration(mon, S->inner, res);
-    if (stop) {
+    if (stop) { /* the limits or the callback: say where it stood */
       r->status = (cpk_status)stop;
+      snprintf(r->message, sizeof r->message, "stopped after %ld iterations at cone residual %.3g",
+               S->inner, S->best_res);
       S->stopped = 1;
       return CPK_OK;
     }

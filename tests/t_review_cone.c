@@ -143,8 +143,34 @@ static void test_projection_huge_mu(void)
   t_near(hypot(w[1], w[2]), 4.8, 1e-14, "mu = 2: on the boundary |y_T| = mu y_n");
 }
 
+static int stop_at_once(const cpk_iteration_info *info, void *data)
+{
+  (void)info;
+  (void)data;
+  return 1;
+}
+
+/* A callback's stop gave `stalled` with an empty message from nsgs and fcipm (nsn said it). */
+static void test_callback_stop_message(void)
+{
+  double q[] = {-1, 0.2, 0, -1, 2, 0};
+  cpk_problem *p = diagonal_problem(2, 1.0, q, 0.5);
+  cpk_settings s;
+  cpk_settings_default(&s);
+  s.callback = stop_at_once;
+  const char *names[] = {"nsgs", "nsn", "fcipm"};
+  for (int k = 0; k < 3; k++) {
+    cpk_result *R = solve_with(p, names[k], &s);
+    t_ok(R && R->status == CPK_STATUS_STALLED && strstr(R->message, "stopped"),
+         "%s: a callback's stop is `stalled` and says so: '%s'", names[k], R ? R->message : "");
+    cpk_result_free(R);
+  }
+  cpk_problem_free(p);
+}
+
 int main(void)
 {
+  test_callback_stop_message();
   test_projection_huge_mu();
   test_warm_start_at_solution();
   test_huge_mu();
