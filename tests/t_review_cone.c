@@ -4,6 +4,9 @@
 #include <string.h>
 #include "testlib.h"
 
+#define N_CONE_SOLVERS 3
+static const char *const cone_solvers[N_CONE_SOLVERS] = {"nsgs", "nsn", "fcipm"};
+
 /* nc contacts of dimension 3, W = w * I (w = 0 allowed), q and mu given. */
 static cpk_problem *diagonal_problem(size_t nc, double w, const double *q, double mu)
 {
@@ -49,11 +52,10 @@ static void test_residual_huge_reaction(void)
   t_ok(res >= sqrt(0.8125) - 1e-12, "W = 0, r_n = 1e19: the residual is at least |u^|, not 0 (%g)",
        res);
   t_near(cpk_cone_natural_map(3, 0.5, r, u, e), sqrt(0.8125), 1e-12, "the same for one contact");
-  const char *names[] = {"nsgs", "nsn", "fcipm"};
-  for (int k = 0; k < 3; k++) {
-    cpk_result *R = solve_with(p, names[k], NULL);
+  for (int k = 0; k < N_CONE_SOLVERS; k++) {
+    cpk_result *R = solve_with(p, cone_solvers[k], NULL);
     t_ok(R && R->status != CPK_STATUS_SOLVED, "%s: W = 0 with an approaching contact is not solved (%s)",
-         names[k], R ? cpk_status_name(R->status) : "error");
+         cone_solvers[k], R ? cpk_status_name(R->status) : "error");
     cpk_result_free(R);
   }
   cpk_problem_free(p);
@@ -85,17 +87,16 @@ static void test_fcipm_nonfinite_message(void)
 static void test_huge_mu(void)
 {
   double q[] = {-1, 0.2, 0}, mus[] = {1e8, 1e10, 1e12};
-  const char *names[] = {"nsgs", "nsn", "fcipm"};
   for (int m = 0; m < 3; m++) {
     cpk_problem *p = diagonal_problem(1, 1.0, q, mus[m]);
     double zero[3] = {0, 0, 0}, u[3], res;
     cpk_problem_residual(p, zero, u, &res);
     t_ok(res >= 1.0, "mu = %g: r = 0 with u_n = -1 has residual >= 1 (%g)", mus[m], res);
-    for (int k = 0; k < 3; k++) {
-      cpk_result *R = solve_with(p, names[k], NULL);
+    for (int k = 0; k < N_CONE_SOLVERS; k++) {
+      cpk_result *R = solve_with(p, cone_solvers[k], NULL);
       int right = R && fabs(R->z[0] - 1) < 1e-6 && fabs(R->z[1] + 0.2) < 1e-6 && fabs(R->z[2]) < 1e-6;
       t_ok(R && (R->status != CPK_STATUS_SOLVED || right),
-           "mu = %g, %s: %s at r = (%g, %g, %g)", mus[m], names[k],
+           "mu = %g, %s: %s at r = (%g, %g, %g)", mus[m], cone_solvers[k],
            R ? cpk_status_name(R->status) : "error", R ? R->z[0] : NAN, R ? R->z[1] : NAN,
            R ? R->z[2] : NAN);
       cpk_result_free(R);
@@ -115,12 +116,11 @@ static void test_warm_start_at_solution(void)
   cpk_settings s;
   cpk_settings_default(&s);
   s.z0 = sol;
-  const char *names[] = {"nsgs", "nsn", "fcipm"};
-  for (int k = 0; k < 3; k++) {
-    cpk_result *R = solve_with(p, names[k], &s);
+  for (int k = 0; k < N_CONE_SOLVERS; k++) {
+    cpk_result *R = solve_with(p, cone_solvers[k], &s);
     t_ok(R && R->status == CPK_STATUS_SOLVED && R->iterations == 0 &&
              memcmp(R->z, sol, sizeof sol) == 0,
-         "%s: a warm start at the solution is returned as it is (%ld iterations)", names[k],
+         "%s: a warm start at the solution is returned as it is (%ld iterations)", cone_solvers[k],
          R ? R->iterations : -1L);
     cpk_result_free(R);
   }
@@ -158,11 +158,10 @@ static void test_callback_stop_message(void)
   cpk_settings s;
   cpk_settings_default(&s);
   s.callback = stop_at_once;
-  const char *names[] = {"nsgs", "nsn", "fcipm"};
-  for (int k = 0; k < 3; k++) {
-    cpk_result *R = solve_with(p, names[k], &s);
+  for (int k = 0; k < N_CONE_SOLVERS; k++) {
+    cpk_result *R = solve_with(p, cone_solvers[k], &s);
     t_ok(R && R->status == CPK_STATUS_STALLED && strstr(R->message, "stopped"),
-         "%s: a callback's stop is `stalled` and says so: '%s'", names[k], R ? R->message : "");
+         "%s: a callback's stop is `stalled` and says so: '%s'", cone_solvers[k], R ? R->message : "");
     cpk_result_free(R);
   }
   cpk_problem_free(p);
