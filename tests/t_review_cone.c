@@ -54,8 +54,9 @@ static void test_residual_huge_reaction(void)
   t_near(cpk_cone_natural_map(3, 0.5, r, u, e), sqrt(0.8125), 1e-12, "the same for one contact");
   for (int k = 0; k < N_CONE_SOLVERS; k++) {
     cpk_result *R = solve_with(p, cone_solvers[k], NULL);
-    t_ok(R && R->status != CPK_STATUS_SOLVED, "%s: W = 0 with an approaching contact is not solved (%s)",
-         cone_solvers[k], R ? cpk_status_name(R->status) : "error");
+    t_ok(R && R->status != CPK_STATUS_SOLVED,
+         "%s: W = 0 with an approaching contact is not solved (%s)", cone_solvers[k],
+         R ? cpk_status_name(R->status) : "error");
     cpk_result_free(R);
   }
   cpk_problem_free(p);
@@ -94,7 +95,8 @@ static void test_huge_mu(void)
     t_ok(res >= 1.0, "mu = %g: r = 0 with u_n = -1 has residual >= 1 (%g)", mus[m], res);
     for (int k = 0; k < N_CONE_SOLVERS; k++) {
       cpk_result *R = solve_with(p, cone_solvers[k], NULL);
-      int right = R && fabs(R->z[0] - 1) < 1e-6 && fabs(R->z[1] + 0.2) < 1e-6 && fabs(R->z[2]) < 1e-6;
+      int right =
+          R && fabs(R->z[0] - 1) < 1e-6 && fabs(R->z[1] + 0.2) < 1e-6 && fabs(R->z[2]) < 1e-6;
       t_ok(R && (R->status != CPK_STATUS_SOLVED || right),
            "mu = %g, %s: %s at r = (%g, %g, %g)", mus[m], cone_solvers[k],
            R ? cpk_status_name(R->status) : "error", R ? R->z[0] : NAN, R ? R->z[1] : NAN,
@@ -161,7 +163,8 @@ static void test_callback_stop_message(void)
   for (int k = 0; k < N_CONE_SOLVERS; k++) {
     cpk_result *R = solve_with(p, cone_solvers[k], &s);
     t_ok(R && R->status == CPK_STATUS_STALLED && strstr(R->message, "stopped"),
-         "%s: a callback's stop is `stalled` and says so: '%s'", cone_solvers[k], R ? R->message : "");
+         "%s: a callback's stop is `stalled` and says so: '%s'", cone_solvers[k],
+         R ? R->message : "");
     cpk_result_free(R);
   }
   cpk_problem_free(p);
