@@ -312,6 +312,23 @@ static void stats(const fcipm_state *S, cpk_result *r)
   cpk_result_set_stat(r, "factor_time_s", ls.factor_time_s);
 }
 
+/* 1 with r's status `stalled` and the reason when the iterate is not finite or has not
+ * progressed for FCIPM_STALL_WINDOW iterations. */
+static int gave_up(const fcipm_state *S, double res, long since_gain, cpk_result *r)
+{
+  if (!isfinite(res)) /* e.g. a huge warm start: W r overflows */
+    snprintf(r->message, sizeof r->message,
+             "the iterate's cone residual is not finite after %ld iterations", S->inner);
+  else if (since_gain > FCIPM_STALL_WINDOW)
+    snprintf(r->message, sizeof r->message,
+             "no progress in %d iterations: cone residual %.3g, complementarity %.3g",
+             FCIPM_STALL_WINDOW, S->best_res, S->mu_c);
+  else
+    return 0;
+  r->status = CPK_STATUS_STALLED;
+  return 1;
+}
+
 /* The iterations; the outcome in r->status and r->message. */
 static int iterate(fcipm_state *S, const cpk_problem *p, const cpk_settings *s, cpk_monitor *mon,
                    cpk_result *r)
@@ -337,19 +354,7 @@ static int iterate(fcipm_state *S, const cpk_problem *p, const cpk_settings *s, 
       S->floor = 0.0;
       since_gain = 0;
     }
-    if (!isfinite(res)) { /* e.g. a huge warm start: W r overflows */
-      r->status = CPK_STATUS_STALLED;
-      snprintf(r->message, sizeof r->message,
-               "the iterate's cone residual is not finite after %ld iterations", S->inner);
-      return CPK_OK;
-    }
-    if (since_gain > FCIPM_STALL_WINDOW) {
-      r->status = CPK_STATUS_STALLED;
-      snprintf(r->message, sizeof r->message,
-               "no progress in %d iterations: cone residual %.3g, complementarity %.3g",
-               FCIPM_STALL_WINDOW, S->best_res, S->mu_c);
-      return CPK_OK;
-    }
+    if (gave_up(S, res, since_gain, r)) return CPK_OK;
     double ds = s_change(S);
     if (refresh_due(S, s, ds)) {
       S->ds = ds;
