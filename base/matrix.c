@@ -157,21 +157,35 @@ void cpk_matrix_column(const cpk_matrix *A, size_t j, double *col)
   for (cpk_int k = A->csc->p[j]; k < A->csc->p[j + 1]; k++) col[A->csc->i[k]] = A->csc->x[k];
 }
 
-double cpk_matrix_norm_inf(const cpk_matrix *A)
+int cpk_matrix_norm_inf_checked(const cpk_matrix *A, double *norm)
 {
-  double *rowsum = cpk_calloc_array(A->m, sizeof *rowsum), best = 0.0;
-  if (!rowsum) return NAN;
-  if (A->format == CPK_MATRIX_DENSE) {
-    for (size_t i = 0; i < A->m; i++)
-      for (size_t j = 0; j < A->n; j++) rowsum[i] += fabs(gsl_matrix_get(A->dense, i, j));
-  } else {
-    cpk_int nnz = A->csc->p[A->csc->n];
-    for (cpk_int k = 0; k < nnz; k++) rowsum[A->csc->i[k]] += fabs(A->csc->x[k]);
+  double best = 0.0;
+  *norm = NAN;
+  if (A->format == CPK_MATRIX_DENSE) { /* row by row: no workspace, nothing to fail */
+    for (size_t i = 0; i < A->m; i++) {
+      double s = 0.0;
+      for (size_t j = 0; j < A->n; j++) s += fabs(gsl_matrix_get(A->dense, i, j));
+      if (s > best || isnan(s)) best = s;
+    }
+    *norm = best;
+    return CPK_OK;
   }
+  double *rowsum = cpk_calloc_array(A->m, sizeof *rowsum);
+  if (!rowsum) return CPK_ENOMEM;
+  cpk_int nnz = A->csc->p[A->csc->n];
+  for (cpk_int k = 0; k < nnz; k++) rowsum[A->csc->i[k]] += fabs(A->csc->x[k]);
   for (size_t i = 0; i < A->m; i++)
     if (rowsum[i] > best || isnan(rowsum[i])) best = rowsum[i];
   free(rowsum);
-  return best;
+  *norm = best;
+  return CPK_OK;
+}
+
+double cpk_matrix_norm_inf(const cpk_matrix *A)
+{
+  double norm;
+  cpk_matrix_norm_inf_checked(A, &norm);
+  return norm;
 }
 
 int cpk_matrix_is_finite(const cpk_matrix *A)

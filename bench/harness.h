@@ -54,7 +54,7 @@ int cpk_bench_success(int status, int expect);
 typedef enum cpk_bench_source {
   CPK_BENCH_SRC_FAMILY = 0, /* a generator of bench/families.h or bench/mcp_problems.h */
   CPK_BENCH_SRC_FILE,       /* a problem file in the text format v1 */
-  CPK_BENCH_SRC_FCLIB       /* an FCLIB local problem compiled by a contact model */
+  CPK_BENCH_SRC_FCLIB       /* an FCLIB local problem: its cone problem, or compiled by a model */
 } cpk_bench_source;
 
 /* One problem of a suite: a recipe, built only when its runs come up. */
@@ -115,14 +115,24 @@ int cpk_bench_build_file(const cpk_bench_instance *inst, cpk_bench_built *out, c
 int cpk_bench_suite_add_path(cpk_bench_suite *s, const char *path, cpk_error *err);
 void cpk_bench_built_free(cpk_bench_built *b);
 
-struct cpk_contact_system;
 /*
- * FCLIB's merit function (fclib_merit_local, MERIT_1) of the reaction in P
- * (4 values per contact, (n, t, o, r); r ignored) for a local 3D system:
- * u = W P + q, the De Saxce natural map P - proj_K(P - (u + mu |u_t| e_n))
- * per contact in the 2-norm, divided by 1 + sqrt(|q|_2). NaN for another kind of system.
+ * The `fclib` suite's directory: $CPK_FCLIB_DIR when set, else the FCLIB
+ * sample files of the source tree's tests (tests/data/fclib).
  */
-double cpk_bench_fclib_merit(const struct cpk_contact_system *s, const double *P);
+const char *cpk_bench_fclib_dir(void);
+
+/* ---- solvers outside the library ------------------------------------------------ */
+
+/*
+ * Extra entries the harness offers beside the registered solvers: Siconos
+ * Numerics' FC3D solvers ("siconos-nsgs", ...) when configure found it (see
+ * bench/siconos.c), none otherwise. They are cpk_solver_types for friction-cone
+ * problems, run and judged exactly as cpkit's solvers.
+ */
+size_t cpk_bench_extra_solver_count(void);
+const cpk_solver_type *cpk_bench_extra_solver_at(size_t i);
+/* A registered solver or an extra entry by name; NULL if neither. */
+const cpk_solver_type *cpk_bench_solver_find(const char *name);
 
 /* ---- one run ---------------------------------------------------------------- */
 
@@ -246,6 +256,45 @@ int cpk_bench_summarize(const cpk_bench_record *recs, size_t count, cpk_bench_so
 void cpk_bench_print_summary(FILE *f, const cpk_bench_record *recs, size_t count);
 /* The same as one JSON object {"solvers": [...], "families": [...]}. */
 int cpk_bench_print_summary_json(FILE *f, const cpk_bench_record *recs, size_t count);
+
+/* ---- FCLIB tables (fclib_report.c) ------------------------------------------------ */
+
+/* FCLIB's accuracy thresholds the tables count (FCLIB's "required accuracy" and a looser one). */
+#define CPK_BENCH_FCLIB_TIGHT 1e-8
+#define CPK_BENCH_FCLIB_LOOSE 1e-6
+
+/*
+ * Records of FCLIB instances (families "fclib-MODEL", names "FILE:MODEL"):
+ * FCLIB's merit per run (problem x solver) and, per solver, the runs at merit
+ * <= 1e-8 and <= 1e-6. cpk_bench_print_summary appends it when there are such records.
+ */
+void cpk_bench_print_fclib_merits(FILE *f, const cpk_bench_record *recs, size_t count);
+
+/*
+ * The best run on FILE (an instance name; its ":MODEL" part is ignored) among
+ * the Siconos entries (siconos = 1: solvers "siconos-*") or cpkit's solvers
+ * (siconos = 0), every model of the file included: the lowest merit class
+ * (<= 1e-8, <= 1e-6, above), the fastest within the first two, the smallest
+ * merit in the last. *best = NULL when no such run exists.
+ */
+void cpk_bench_fclib_best(const cpk_bench_record *recs, size_t count, const char *file,
+                          int siconos, const cpk_bench_record **best);
+
+/*
+ * For FCLIB's performance profiles: one record per (file, solver), the
+ * solver's best run on the file over its models (as above), named by the file,
+ * its status `solved` when its merit is <= threshold and `stalled` otherwise.
+ * out needs room for count records; returns how many were written.
+ */
+size_t cpk_bench_fclib_by_file(const cpk_bench_record *recs, size_t count, double threshold,
+                               cpk_bench_record *out);
+
+/*
+ * Per FCLIB file, the best cpkit run and the best Siconos run (solver, model,
+ * merit, time), then for each side the files at merit <= 1e-8 and <= 1e-6 and
+ * the sum of the best times, and the ratio of the sums over the files both ran.
+ */
+void cpk_bench_print_fclib_compare(FILE *f, const cpk_bench_record *recs, size_t count);
 
 /* What a performance profile measures. */
 typedef enum cpk_bench_metric { CPK_BENCH_TIME = 0, CPK_BENCH_ITERATIONS = 1 } cpk_bench_metric;

@@ -16,9 +16,13 @@ typedef struct row {
 
 static const char *usage =
     "usage: lemke_scaling [--dense N,N,...] [--sparse N,N,...] [--triangular N,N,...] [--seed S]\n"
+    "                     [--linsys NAME,NAME,...] [--refactor K]\n"
     "  --dense   sizes of dense random positive definite (so P-matrix) LCPs (default 100,200,400,800)\n"
     "  --triangular  sizes of dense triangular P-matrix LCPs, condition ~4^n (default none)\n"
     "  --sparse  contact counts of sparse Delassus LCPs (default 1000,4000,16000)\n"
+    "  --linsys  run every family once per linear-solver backend (dense, lapack, umfpack;\n"
+    "            default: the automatic choice), so backends compare in one run\n"
+    "  --refactor  Lemke's refactorization interval (default: the setting's default)\n"
     "Each instance runs in its own process so peak memory is per instance.\n";
 
 /* family 0: dense PD (hence P) matrices; 1: sparse Delassus; 2: dense triangular P (ill-conditioned). */
@@ -33,6 +37,8 @@ typedef struct job_args {
   int family;
   size_t n;
   unsigned long seed;
+  const char *linsys; /* backend name, NULL for the automatic choice */
+  long refactor;      /* 0 for the default */
 } job_args;
 
 /* Runs in a child process (bench/isolate.c): build, solve, measure. */
@@ -46,6 +52,8 @@ static void lemke_job(const void *vargs, void *vrow)
   *out = (row){args->n, 0, 0, 0, 0, INFINITY, 0, -1};
   cpk_settings_default(&s);
   s.max_iter = 100 * (long)args->n + 1000;
+  s.linsys = args->linsys ? cpk_linsys_find(args->linsys) : NULL;
+  if (args->refactor > 0) s.lemke.refactor_interval = args->refactor;
   if (!make_problem(args->family, args->n, args->seed, &p) && !cpk_result_alloc(p->n, &r) &&
       !cpk_solve(p, "lemke", &s, r, NULL)) {
     double v = 0;
@@ -60,17 +68,19 @@ static void lemke_job(const void *vargs, void *vrow)
   }
 }
 
-static void run_family(const char *name, int family, const char *list, unsigned long seed)
+static void run_family(const char *name, int family, const char *list, const job_args *opts)
 {
   double xs[64], per_pivot[64], mem[64], nnzs[64];
   size_t m = 0;
   char *copy = strdup(list), *save = NULL;
-  printf("\n%s\n%8s %10s %8s %6s %10s %14s %10s %-10s %9s\n", name, "n", "nnz", "pivots", "facts",
+  printf("\n%s, linsys %s\n%8s %10s %8s %6s %10s %14s %10s %-10s %9s\n", name,
+         opts->linsys ? opts->linsys : "automatic", "n", "nnz", "pivots", "facts",
          "time_s", "us_per_pivot", "peak_MB", "status", "residual");
   for (char *tok = strtok_r(copy, ",", &save); tok && m < 64; tok = strtok_r(NULL, ",", &save)) {
     row r;
     size_t n = strtoul(tok, NULL, 10);
-    job_args args = {family, n, seed};
+    job_args args = *opts;
+    args.family = family, args.n = n;
     if (n == 0 || cpk_bench_isolated(lemke_job, &args, &r, sizeof r, &r.peak_mb)) {
       printf("%8s  failed to run\n", tok);
       continue;
@@ -88,23 +98,42 @@ static void run_family(const char *name, int family, const char *list, unsigned 
   free(copy);
 }
 
+/* Every family once per backend of the comma list (or once with the automatic choice). */
+static void run_all(const char *dense, const char *sparse, const char *tri, const char *linsys,
+                    job_args *opts)
+{
+  char *copy = strdup(linsys), *save = NULL, *name = copy ? strtok_r(copy, ",", &save) : NULL;
+  do {
+    opts->linsys = name;
+    if (name && !cpk_linsys_find(name)) {
+      printf("unknown linsys backend %s\n", name);
+      continue;
+    }
+    if (*dense) run_family("dense random PD (P-matrix) LCP", 0, dense, opts);
+    if (*sparse) run_family("sparse Delassus LCP, n = contacts", 1, sparse, opts);
+    if (*tri) run_family("dense triangular P-matrix LCP, ill-conditioned", 2, tri, opts);
+  } while (name && (name = strtok_r(NULL, ",", &save)));
+  free(copy);
+}
+
 int main(int argc, char **argv)
 {
-  const char *dense = "100,200,400,800", *sparse = "1000,4000,16000", *tri = "";
-  unsigned long seed = 1;
+  const char *dense = "100,200,400,800", *sparse = "1000,4000,16000", *tri = "", *linsys = "";
+  job_args opts = {0, 0, 1, NULL, 0};
   for (int a = 1; a < argc; a++) {
     if (strcmp(argv[a], "--dense") == 0 && a + 1 < argc) dense = argv[++a];
     else if (strcmp(argv[a], "--sparse") == 0 && a + 1 < argc) sparse = argv[++a];
     else if (strcmp(argv[a], "--triangular") == 0 && a + 1 < argc) tri = argv[++a];
-    else if (strcmp(argv[a], "--seed") == 0 && a + 1 < argc) seed = strtoul(argv[++a], NULL, 10);
+    else if (strcmp(argv[a], "--seed") == 0 && a + 1 < argc)
+      opts.seed = strtoul(argv[++a], NULL, 10);
+    else if (strcmp(argv[a], "--linsys") == 0 && a + 1 < argc) linsys = argv[++a];
+    else if (strcmp(argv[a], "--refactor") == 0 && a + 1 < argc) opts.refactor = atol(argv[++a]);
     else {
       fputs(usage, strcmp(argv[a], "--help") == 0 ? stdout : stderr);
       return strcmp(argv[a], "--help") == 0 ? 0 : 2;
     }
   }
-  printf("lemke_scaling: cpkit %s, seed %lu\n", cpk_version(), seed);
-  if (*dense) run_family("dense random PD (P-matrix) LCP (dense QR basis with rank-one updates)", 0, dense, seed);
-  if (*sparse) run_family("sparse Delassus LCP, n = contacts (UMFPACK basis with eta updates)", 1, sparse, seed);
-  if (*tri) run_family("dense triangular P-matrix LCP, ill-conditioned (dense QR basis)", 2, tri, seed);
+  printf("lemke_scaling: cpkit %s, seed %lu\n", cpk_version(), opts.seed);
+  run_all(dense, sparse, tri, linsys, &opts);
   return 0;
 }

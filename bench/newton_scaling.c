@@ -19,7 +19,7 @@ enum { FAM_CHAIN, FAM_PD_DENSE, FAM_DELASSUS, FAM_MURTY, FAM_KKT };
 
 static const char *usage =
     "usage: newton_scaling [--chain N,N,...] [--dense N,N,...] [--delassus N,N,...]\n"
-    "                      [--murty N,N,...] [--kkt N,N,...] [--seed S]\n"
+    "                      [--murty N,N,...] [--kkt N,N,...] [--seed S] [--linsys NAME,...]\n"
     "  --chain     unknowns of the contact-chain NCP (7 per particle; default\n"
     "              1001,10003,100002,300006), solved by bdnewton and fbnewton\n"
     "  --dense     sizes of dense random PD LCPs (default 100,200,400)\n"
@@ -29,6 +29,8 @@ static const char *usage =
     "  the LCP families are solved by lemke, bdnewton and fbnewton. Their contacts join\n"
     "  random bodies, so the LU of the whole pattern fills in: --delassus 16000 or\n"
     "  --kkt 20000 take minutes per Newton solve (see doc/solvers.md).\n"
+    "  --linsys    run every family once per linear-solver backend (dense, lapack, umfpack;\n"
+    "              default: the automatic choice), so backends compare in one run\n"
     "Each instance runs in its own process, so peak memory (max RSS) is per instance.\n";
 
 static int make_problem(int family, size_t n, unsigned long seed, cpk_mcp_data **data,
@@ -61,6 +63,7 @@ typedef struct job_args {
   size_t n;
   const char *solver;
   unsigned long seed;
+  const char *linsys; /* backend name, NULL for the automatic choice */
 } job_args;
 
 /* Runs in a child process (bench/isolate.c): build, solve, measure. */
@@ -76,6 +79,7 @@ static void solve_job(const void *vargs, void *vrow)
   cpk_settings s;
   cpk_settings_default(&s);
   if (strcmp(args->solver, "lemke") == 0) s.max_iter = 1L << 26;
+  s.linsys = args->linsys ? cpk_linsys_find(args->linsys) : NULL;
   if (!make_problem(args->family, args->n, args->seed, &data, &p, &z0) && !cpk_result_alloc(p->n, &r)) {
     out->build_s = cpk_wtime() - t0;
     s.z0 = z0;
@@ -107,9 +111,11 @@ static void print_row(const char *solver, const row *r)
 }
 
 static void run_family(const char *title, int family, const char *list,
-                       const char *const *solvers, size_t nsolvers, unsigned long seed)
+                       const char *const *solvers, size_t nsolvers, unsigned long seed,
+                       const char *linsys)
 {
-  printf("\n%s\n%-9s %8s %9s %5s %5s %5s %4s %9s %10s %9s %6s %9s %8s %-14s %8s\n", title, "solver",
+  printf("\n%s, linsys %s\n%-9s %8s %9s %5s %5s %5s %4s %9s %10s %9s %6s %9s %8s %-14s %8s\n",
+         title, linsys ? linsys : "automatic", "solver",
          "n", "nnz", "iter", "F", "fact", "sym", "time_s", "s_per_iter", "factor_s", "share",
          "other_s", "peak_MB", "status", "residual");
   for (size_t v = 0; v < nsolvers; v++) {
@@ -120,7 +126,7 @@ static void run_family(const char *title, int family, const char *list,
          tok = strtok_r(NULL, ",", &save)) {
       row r;
       size_t n = strtoul(tok, NULL, 10);
-      job_args args = {family, n, solvers[v], seed};
+      job_args args = {family, n, solvers[v], seed, linsys};
       if (n == 0 || cpk_bench_isolated(solve_job, &args, &r, sizeof r, &r.peak_mb)) {
         printf("%-9s %8s  failed to run\n", solvers[v], tok);
         continue;
@@ -138,7 +144,7 @@ static void run_family(const char *title, int family, const char *list,
 int main(int argc, char **argv)
 {
   const char *chain = "1001,10003,100002,300006", *dense = "100,200,400";
-  const char *delassus = "1000,4000", *murty = "12,16", *kkt = "2000,5000";
+  const char *delassus = "1000,4000", *murty = "12,16", *kkt = "2000,5000", *linsys = "";
   unsigned long seed = 1;
   for (int a = 1; a < argc; a++) {
     const char **opt = strcmp(argv[a], "--chain") == 0      ? &chain
@@ -146,6 +152,7 @@ int main(int argc, char **argv)
                        : strcmp(argv[a], "--delassus") == 0 ? &delassus
                        : strcmp(argv[a], "--murty") == 0    ? &murty
                        : strcmp(argv[a], "--kkt") == 0      ? &kkt
+                       : strcmp(argv[a], "--linsys") == 0   ? &linsys
                                                             : NULL;
     if (opt && a + 1 < argc) *opt = argv[++a];
     else if (strcmp(argv[a], "--seed") == 0 && a + 1 < argc) seed = strtoul(argv[++a], NULL, 10);
@@ -159,12 +166,23 @@ int main(int argc, char **argv)
   printf("newton_scaling: cpkit %s, seed %lu\n", cpk_version(), seed);
   printf("columns: F = F evaluations, fact = factorizations, sym = symbolic analyses,\n"
          "share = factorization time / solve time, other_s = solve time outside factorizations\n");
-  if (*chain)
-    run_family("contact-chain NCP (quadratic friction cone, seed 004 eq. (9)), hot start, UMFPACK",
-               FAM_CHAIN, chain, newton, 2, seed);
-  if (*dense) run_family("dense random PD LCP", FAM_PD_DENSE, dense, all, 3, seed);
-  if (*delassus) run_family("sparse Delassus LCP, n = contacts", FAM_DELASSUS, delassus, all, 3, seed);
-  if (*kkt) run_family("contact KKT affine MCP (free velocities), by contacts", FAM_KKT, kkt, all, 3, seed);
-  if (*murty) run_family("Murty's LCP (2^n Lemke pivots)", FAM_MURTY, murty, all, 3, seed);
+  char *names = strdup(linsys), *save = NULL, *ls = names ? strtok_r(names, ",", &save) : NULL;
+  do {
+    if (ls && !cpk_linsys_find(ls)) {
+      printf("unknown linsys backend %s\n", ls);
+      continue;
+    }
+    if (*chain)
+      run_family("contact-chain NCP (quadratic friction cone, seed 004 eq. (9)), hot start",
+                 FAM_CHAIN, chain, newton, 2, seed, ls);
+    if (*dense) run_family("dense random PD LCP", FAM_PD_DENSE, dense, all, 3, seed, ls);
+    if (*delassus)
+      run_family("sparse Delassus LCP, n = contacts", FAM_DELASSUS, delassus, all, 3, seed, ls);
+    if (*kkt)
+      run_family("contact KKT affine MCP (free velocities), by contacts", FAM_KKT, kkt, all, 3,
+                 seed, ls);
+    if (*murty) run_family("Murty's LCP (2^n Lemke pivots)", FAM_MURTY, murty, all, 3, seed, ls);
+  } while (ls && (ls = strtok_r(NULL, ",", &save)));
+  free(names);
   return 0;
 }

@@ -326,6 +326,29 @@ static size_t distinct_field(const cpk_bench_record *recs, size_t count, size_t 
   return m;
 }
 
+/*
+ * FCLIB's time profiles: per file, each solver's best run over the file's
+ * models, a success when FCLIB's merit reaches 1e-8 (then 1e-6), whatever
+ * its status: the figure FCLIB results are compared by.
+ */
+static int fclib_profiles(const char *dir, const cpk_bench_record *recs, size_t count, plot_list *L,
+                          cpk_error *err)
+{
+  static const struct {
+    double threshold;
+    const char *scope;
+  } levels[] = {{CPK_BENCH_FCLIB_TIGHT, "fclib-merit-1e-8"},
+                {CPK_BENCH_FCLIB_LOOSE, "fclib-merit-1e-6"}};
+  cpk_bench_record *by_file = malloc((count ? count : 1) * sizeof *by_file);
+  int rc = by_file ? CPK_OK : cpk_error_set(err, CPK_ENOMEM, "out of memory");
+  for (size_t k = 0; !rc && k < sizeof levels / sizeof levels[0]; k++) {
+    size_t m = cpk_bench_fclib_by_file(recs, count, levels[k].threshold, by_file);
+    if (m) rc = profile_plot(dir, by_file, m, CPK_BENCH_TIME, levels[k].scope, L, err);
+  }
+  free(by_file);
+  return rc;
+}
+
 /* Profiles over all records, then over the records of each suite when there are several. */
 static int all_profiles(const char *dir, const cpk_bench_record *recs, size_t count, plot_list *L,
                         cpk_error *err)
@@ -344,7 +367,7 @@ static int all_profiles(const char *dir, const cpk_bench_record *recs, size_t co
     }
   }
   free(sub);
-  return rc;
+  return rc == CPK_OK ? fclib_profiles(dir, recs, count, L, err) : rc;
 }
 
 int cpk_bench_plot(const char *dir, const cpk_bench_record *recs, size_t count,

@@ -43,14 +43,47 @@ static int write_all(int fd, const char *s, size_t len)
   return 0;
 }
 
+/* fsync, except that a pipe or a device has nothing to sync (EINVAL): not an error. */
+static int sync_fd(int fd)
+{
+  return fsync(fd) == 0 || errno == EINVAL ? 0 : -1;
+}
+
+/* 1 when path exists and is not a plain regular file: a symbolic link, a device, a pipe. */
+static int is_special(const char *path)
+{
+  struct stat st;
+  return lstat(path, &st) == 0 && !S_ISREG(st.st_mode);
+}
+
+/*
+ * A link, a device or a pipe (-o /dev/stdout, /dev/full) is written in place:
+ * renaming a temporary file over it would replace it with a plain file (as
+ * root, /dev/full itself) and report success.
+ */
+static int create_special(const char *path, const char *head, cpk_error *err)
+{
+  int fd = open(path, O_WRONLY | O_TRUNC);
+  int rc = fd < 0 || write_all(fd, head, strlen(head)) || sync_fd(fd) ? CPK_EIO : CPK_OK;
+  if (fd >= 0 && close(fd) && !rc) rc = CPK_EIO;
+  if (rc) cpk_error_set(err, rc, "%s: cannot write: %s", path, strerror(errno));
+  return rc;
+}
+
 static int create_file(const char *path, cpk_bench_format fmt, cpk_error *err)
 {
   char *tmp = malloc(strlen(path) + 32), *head = header_line(fmt);
   int rc = tmp && head ? CPK_OK : CPK_ENOMEM;
+  if (!rc && is_special(path)) {
+    rc = create_special(path, head, err);
+    free(tmp);
+    free(head);
+    return rc;
+  }
   if (!rc) {
     sprintf(tmp, "%s.tmp%ld", path, (long)getpid());
     int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd < 0 || write_all(fd, head, strlen(head)) || fsync(fd)) rc = CPK_EIO;
+    if (fd < 0 || write_all(fd, head, strlen(head)) || sync_fd(fd)) rc = CPK_EIO;
     if (fd >= 0 && close(fd)) rc = CPK_EIO;
     if (!rc && rename(tmp, path)) rc = CPK_EIO;
     if (rc) unlink(tmp);
@@ -173,6 +206,9 @@ static int open_resume(const char *path, cpk_bench_format fmt, cpk_bench_record 
   cpk_bench_format found;
   cpk_bench_record *recs = NULL;
   size_t count = 0, cut = 0;
+  struct stat st; /* reading /dev/full or a pipe would never end or never come back */
+  if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+    return cpk_error_set(err, CPK_EINVAL, "%s: --resume needs a regular file", path);
   int rc = read_file(path, &found, &recs, &count, &cut, err);
   if (rc == CPK_ENOTFOUND) return create_file(path, fmt, err);
   if (!rc && found != fmt)
@@ -218,7 +254,7 @@ int cpk_bench_writer_append(cpk_bench_writer *w, const cpk_bench_record *rec, cp
 {
   char *line = cpk_bench_record_line(rec, w->fmt);
   if (!line) return cpk_error_set(err, CPK_ENOMEM, "out of memory");
-  int bad = write_all(w->fd, line, strlen(line)) || fsync(w->fd);
+  int bad = write_all(w->fd, line, strlen(line)) || sync_fd(w->fd);
   free(line);
   return bad ? cpk_error_set(err, CPK_EIO, "%s: cannot append: %s", w->path, strerror(errno))
              : CPK_OK;

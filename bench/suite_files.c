@@ -1,5 +1,6 @@
-/* suite_files.c: suites of external files: problem files in the text format and FCLIB local problems, with FCLIB's merit function. */
+/* suite_files.c: suites of external files: problem files in the text format and FCLIB local problems (as cone problems and compiled by contact models), with FCLIB's merit. */
 #define _POSIX_C_SOURCE 200809L
+#include <config.h>
 #include <dirent.h>
 #include <math.h>
 #include <stdio.h>
@@ -7,13 +8,21 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <cpkit/contact.h>
+#include <cpkit/fclib.h>
 #include <cpkit/util.h>
 #include "harness.h"
+#ifdef HAVE_HDF5
+#include <hdf5.h>
+#endif
 
 #define MAX_DEPTH 4 /* directory levels searched below the given one */
 
-/* FCLIB problems are compiled by these models (both exact or standard for a local 3D problem). */
-static const char *const fclib_models[] = {"point-coulomb", "polyhedral"};
+/*
+ * An FCLIB local problem is read as the cone problem itself (FCLIB_CONE, for
+ * the cone solvers) and compiled by these models (MCP and LCP solvers).
+ */
+#define FCLIB_CONE "cone"
+static const char *const fclib_models[] = {FCLIB_CONE, "point-coulomb", "polyhedral"};
 #define FCLIB_DIRECTIONS 8
 
 static int has_suffix(const char *s, const char *suffix)
@@ -50,9 +59,36 @@ static int push_file(cpk_bench_suite *s, const char *path, const char *family, c
   return cpk_bench_suite_push(s, &in);
 }
 
+/*
+ * 0 when an HDF5 file has no /fclib_local group (an FCLIB global problem: not
+ * read here), 1 when it has one or cannot be looked into (the build says why).
+ */
+static int has_fclib_local(const char *path)
+{
+  int found = 1;
+#ifdef HAVE_HDF5
+  H5E_auto2_t func = NULL;
+  void *data = NULL;
+  H5Eget_auto2(H5E_DEFAULT, &func, &data);
+  H5Eset_auto2(H5E_DEFAULT, NULL, NULL); /* no HDF5 error stack on stderr */
+  hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (f >= 0) {
+    found = H5Lexists(f, "/fclib_local", H5P_DEFAULT) > 0;
+    H5Fclose(f);
+  }
+  H5Eset_auto2(H5E_DEFAULT, func, data);
+#endif
+  return found;
+}
+
 static int add_file(cpk_bench_suite *s, const char *path)
 {
   if (!is_hdf5(path)) return push_file(s, path, "file", NULL);
+  if (!has_fclib_local(path)) {
+    fprintf(stderr, "cpkit bench: %s: no /fclib_local group (the FCLIB suites hold local "
+                    "problems): skipped\n", path);
+    return CPK_OK;
+  }
   for (size_t k = 0; k < sizeof fclib_models / sizeof fclib_models[0]; k++) {
     char family[32];
     snprintf(family, sizeof family, "fclib-%s", fclib_models[k]);
@@ -120,6 +156,12 @@ static int add_dir(cpk_bench_suite *s, const char *dir, int depth, cpk_error *er
   return rc;
 }
 
+const char *cpk_bench_fclib_dir(void)
+{
+  const char *env = getenv("CPK_FCLIB_DIR");
+  return env && env[0] ? env : CPK_FCLIB_SAMPLES_SRCDIR;
+}
+
 int cpk_bench_suite_add_path(cpk_bench_suite *s, const char *path, cpk_error *err)
 {
   struct stat st;
@@ -131,10 +173,18 @@ int cpk_bench_suite_add_path(cpk_bench_suite *s, const char *path, cpk_error *er
 
 /* ---- FCLIB --------------------------------------------------------------------- */
 
+/*
+ * Every instance of an FCLIB file carries the file's cone problem, and its
+ * merit is FCLIB's, computed by the library (cpk_fc_merit) from reactions r:
+ * the cone instance's z is r; a compiled model's z gives r through its
+ * variable map (cpk_varmap_impulses), so both routes are judged alike.
+ */
 typedef struct fclib_ctx {
-  cpk_contact_system *sys;
-  cpk_varmap *map;
-  double *P; /* impulses, 4 per contact */
+  cpk_contact_system *sys; /* compiled instances: the local system the model compiles */
+  cpk_varmap *map;         /* NULL for the cone instance */
+  cpk_problem *fc;         /* the cone problem: owned here, or the instance's (fc_owned = 0) */
+  int fc_owned;
+  double *P, *r, *u; /* impulses (4 per contact); reactions and velocities (3 per contact) */
 } fclib_ctx;
 
 static void fclib_ctx_free(void *v)
@@ -143,58 +193,22 @@ static void fclib_ctx_free(void *v)
   if (!c) return;
   cpk_varmap_free(c->map);
   cpk_contact_system_free(c->sys);
-  free(c->P);
+  if (c->fc_owned) cpk_problem_free(c->fc);
+  free(c->P), free(c->r), free(c->u);
   free(c);
-}
-
-/* Projection of x onto the cone {(x_n, x_t): |x_t| <= mu x_n}. */
-static void project_cone(double x[3], double mu)
-{
-  double t = hypot(x[1], x[2]);
-  if (mu * t <= -x[0])
-    x[0] = x[1] = x[2] = 0.0; /* in the polar cone */
-  else if (t > mu * x[0]) {
-    double n = (x[0] + mu * t) / (1.0 + mu * mu); /* onto the cone's boundary ray */
-    x[0] = n;
-    x[1] *= mu * n / t;
-    x[2] *= mu * n / t;
-  }
-}
-
-/*
- * FCLIB's merit of a reaction r (per contact (r_n, r_t, r_o)): with u = W r + q
- * and De Saxce's modified velocity u~ = u + mu |u_t| e_n, the natural map
- * r - proj_K(r - u~) summed in the 2-norm, divided by 1 + sqrt(|q|_2).
- */
-double cpk_bench_fclib_merit(const cpk_contact_system *s, const double *P)
-{
-  size_t nc = s->nc, m = 3 * nc;
-  double sum = 0.0, qn = 0.0;
-  double *u = cpk_alloc_array(m ? m : 1, sizeof *u);
-  if (!u || s->form != CPK_SYSTEM_LOCAL || s->dim != 3) {
-    free(u);
-    return NAN;
-  }
-  for (size_t i = 0; i < m; i++) u[i] = s->q[i];
-  for (size_t j = 0; j < m; j++)
-    for (cpk_int k = s->W->p[j]; k < s->W->p[j + 1]; k++)
-      u[s->W->i[k]] += s->W->x[k] * P[4 * (j / 3) + j % 3];
-  for (size_t i = 0; i < nc; i++) {
-    const double *r = P + 4 * i, *ui = u + 3 * i;
-    double mu = s->contacts[i].mu;
-    double x[3] = {r[0] - (ui[0] + mu * hypot(ui[1], ui[2])), r[1] - ui[1], r[2] - ui[2]};
-    project_cone(x, mu);
-    for (int d = 0; d < 3; d++) sum += (r[d] - x[d]) * (r[d] - x[d]);
-  }
-  for (size_t i = 0; i < m; i++) qn += s->q[i] * s->q[i];
-  free(u);
-  return sqrt(sum) / (1.0 + sqrt(sqrt(qn)));
 }
 
 static double fclib_merit(const void *vc, const double *z)
 {
   const fclib_ctx *c = vc;
-  return cpk_varmap_impulses(c->map, z, c->P) ? NAN : cpk_bench_fclib_merit(c->sys, c->P);
+  const double *r = z;
+  if (c->map) {
+    if (cpk_varmap_impulses(c->map, z, c->P)) return NAN;
+    for (size_t i = 0; i < c->fc->nc; i++)
+      for (int d = 0; d < 3; d++) c->r[3 * i + d] = c->P[4 * i + d];
+    r = c->r;
+  }
+  return cpk_problem_eval(c->fc, r, c->u) ? INFINITY : cpk_fc_merit(c->fc, r, c->u);
 }
 
 static const char *model_of(const cpk_bench_instance *in)
@@ -203,23 +217,38 @@ static const char *model_of(const cpk_bench_instance *in)
   return colon ? colon + 1 : fclib_models[0];
 }
 
+/* A compiled instance: the file's local system compiled by the model. */
+static int compile_fclib(const cpk_bench_instance *in, fclib_ctx *c, const char *model,
+                         cpk_problem **out, cpk_error *err)
+{
+  cpk_compile_options o;
+  int rc = cpk_contact_system_read_fclib(in->path, &c->sys, err);
+  if (rc) return rc;
+  cpk_compile_options_default(&o);
+  o.directions.d = FCLIB_DIRECTIONS;
+  return cpk_compile(c->sys, model, &o, out, &c->map, err);
+}
+
 static int build_fclib(const cpk_bench_instance *in, cpk_bench_built *out, cpk_error *err)
 {
   fclib_ctx *c = calloc(1, sizeof *c);
-  cpk_compile_options o;
+  const char *model = model_of(in);
   if (!c) return cpk_error_set(err, CPK_ENOMEM, "out of memory");
   out->ctx = c;
   out->ctx_free = fclib_ctx_free;
-  int rc = cpk_contact_system_read_fclib(in->path, &c->sys, err);
+  int rc = cpk_problem_read_fclib(in->path, &c->fc, err);
+  if (!rc && c->fc->cone_dim != 3)
+    rc = cpk_error_set(err, CPK_EUNSUP, "%s: only 3D problems are supported", in->path);
   if (rc) return rc;
-  if (c->sys->dim != 3)
-    return cpk_error_set(err, CPK_EUNSUP, "%s: only 3D local problems are supported", in->path);
-  cpk_compile_options_default(&o);
-  o.directions.d = FCLIB_DIRECTIONS;
-  rc = cpk_compile(c->sys, model_of(in), &o, &out->problem, &c->map, err);
-  if (rc) return rc;
-  c->P = cpk_alloc_array(c->sys->nc, 4 * sizeof *c->P);
-  if (!c->P) return cpk_error_set(err, CPK_ENOMEM, "%s: out of memory", in->path);
+  c->fc_owned = strcmp(model, FCLIB_CONE) != 0;
+  if (!c->fc_owned)
+    out->problem = c->fc; /* the instance is the cone problem itself */
+  else if ((rc = compile_fclib(in, c, model, &out->problem, err)))
+    return err->message[0] ? rc : cpk_error_set(err, rc, "%s: %s", in->path, cpk_strerror(rc));
+  c->P = cpk_alloc_array(c->fc->nc, 4 * sizeof *c->P);
+  c->r = cpk_alloc_array(c->fc->nc, 3 * sizeof *c->r);
+  c->u = cpk_alloc_array(c->fc->nc, 3 * sizeof *c->u);
+  if (!c->P || !c->r || !c->u) return cpk_error_set(err, CPK_ENOMEM, "%s: out of memory", in->path);
   out->merit = fclib_merit;
   return CPK_OK;
 }
@@ -232,7 +261,7 @@ int cpk_bench_build_file(const cpk_bench_instance *in, cpk_bench_built *out, cpk
     rc = build_fclib(in, out, err);
   else
     rc = cpk_problem_read_file(in->path, &out->problem, err);
-  if (!rc && in->source == CPK_BENCH_SRC_FCLIB) out->size = ((fclib_ctx *)out->ctx)->sys->nc;
+  if (!rc && in->source == CPK_BENCH_SRC_FCLIB) out->size = ((fclib_ctx *)out->ctx)->fc->nc;
   if (!rc && in->source == CPK_BENCH_SRC_FILE) out->size = out->problem->n;
   if (rc) cpk_bench_built_free(out);
   return rc;

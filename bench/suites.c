@@ -77,7 +77,7 @@ static const char *const suite_names[] = {
     "standard",    "lcp",          "contact",        "mcp",        "murty",       "fathi",
     "random-pd",   "random-p",     "random-psd",     "degenerate", "box-mcp",     "delassus",
     "contact-kkt", "box-friction", "block-on-plane", "mcplib",     "contact-ncp", "tiny",
-    "scenes",      "scenes-large", "scenes-standard", "traces", "traces-cold", NULL};
+    "scenes",      "scenes-large", "scenes-standard", "traces", "traces-cold", "fclib", NULL};
 
 static const char *const suite_descriptions[] = {
     "lcp + contact + mcp: what `make bench` runs",
@@ -103,6 +103,7 @@ static const char *const suite_descriptions[] = {
     "one small instance per scene: point-coulomb and polyhedral d = 8 (part of standard)",
     "time-stepping traces: up to 12 steps of 7 experiment scenes, the stepper's warm start",
     "the same steps started cold (z0 = NULL): what warm starts buy",
+    "FCLIB local files (the tests' samples, or $CPK_FCLIB_DIR) as cone problems and compiled",
 };
 
 const char *const *cpk_bench_suite_names(void) { return suite_names; }
@@ -246,6 +247,7 @@ int cpk_bench_suite_add(cpk_bench_suite *s, const char *name, cpk_error *err)
   int rc = CPK_ENOTFOUND;
   cpk_error_clear(err);
   if (cpk_bench_is_trace_suite(name)) return cpk_bench_trace_suite_add(s, name, err);
+  if (strcmp(name, "fclib") == 0) return cpk_bench_suite_add_path(s, cpk_bench_fclib_dir(), err);
   for (size_t g = 0; g < NGROUPS && rc == CPK_ENOTFOUND; g++)
     if (strcmp(groups[g].name, name) == 0) rc = add_group(s, g, name, 0);
   if (rc == CPK_ENOTFOUND) rc = add_named(s, name, name);

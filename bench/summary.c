@@ -95,12 +95,12 @@ static void failures_text(const cpk_bench_solver_summary *s, char *buf, size_t s
 
 static void print_solver_table(FILE *f, const cpk_bench_solver_summary *S, size_t m)
 {
-  fprintf(f, "%-10s %6s %6s %7s %11s %11s  %s\n", "solver", "runs", "solved", "rate", "median_s",
+  fprintf(f, "%-14s %6s %6s %7s %11s %11s  %s\n", "solver", "runs", "solved", "rate", "median_s",
           "geomean_s", "failures by status");
   for (size_t j = 0; j < m; j++) {
     char fail[256];
     failures_text(&S[j], fail, sizeof fail);
-    fprintf(f, "%-10s %6zu %6zu %6.1f%% %11.3e %11.3e  %s\n", S[j].solver, S[j].runs, S[j].solved,
+    fprintf(f, "%-14s %6zu %6zu %6.1f%% %11.3e %11.3e  %s\n", S[j].solver, S[j].runs, S[j].solved,
             100.0 * S[j].success_rate, S[j].median_time_s, S[j].geomean_time_s, fail);
   }
 }
@@ -148,6 +148,7 @@ void cpk_bench_print_summary(FILE *f, const cpk_bench_record *recs, size_t count
     size_t ns = distinct(recs, count, offsetof(cpk_bench_record, solver), solvers);
     size_t nf = distinct(recs, count, offsetof(cpk_bench_record, family), families);
     print_family_table(f, recs, count, solvers, ns, families, nf);
+    cpk_bench_print_fclib_merits(f, recs, count);
   }
   free(S);
   free(solvers);

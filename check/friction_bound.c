@@ -107,14 +107,15 @@ static int spectral(const gsl_matrix *B, int what, double *out)
 {
   size_t n = B->size1;
   gsl_matrix *C = gsl_matrix_alloc(n, n), *V = gsl_matrix_alloc(n, n);
-  gsl_vector *ev = gsl_vector_alloc(n), *work = gsl_vector_alloc(n);
+  gsl_vector *ev = gsl_vector_alloc(n);
   gsl_eigen_symm_workspace *w = gsl_eigen_symm_alloc(n);
-  int rc = C && V && ev && work && w ? CPK_OK : CPK_ENOMEM;
+  int rc = C && V && ev && w ? CPK_OK : CPK_ENOMEM;
   if (!rc) {
     gsl_matrix_memcpy(C, B);
     if (what == 2) {
-      gsl_linalg_SV_decomp(C, V, ev, work);
-      *out = gsl_vector_get(ev, 0);
+      /* Jacobi: GSL's Golub-Reinsch SVD allocates inside, unchecked (see r0.c) */
+      gsl_linalg_SV_decomp_jacobi(C, V, ev);
+      *out = gsl_vector_max(ev);
     } else {
       gsl_eigen_symm(C, ev, w);
       *out = what == 0 ? gsl_vector_min(ev) : gsl_vector_max(ev);
@@ -123,7 +124,6 @@ static int spectral(const gsl_matrix *B, int what, double *out)
   gsl_matrix_free(C);
   gsl_matrix_free(V);
   gsl_vector_free(ev);
-  gsl_vector_free(work);
   gsl_eigen_symm_free(w);
   return rc;
 }

@@ -69,7 +69,10 @@ static int data_init(const cpk_matrix *A, const cpk_check_settings *s, chk_data 
   for (size_t i = 0; i < n; i++)
     for (size_t j = 0; j < n; j++)
       gsl_matrix_set(d->S, i, j, 0.5 * (gsl_matrix_get(d->M, i, j) + gsl_matrix_get(d->M, j, i)));
-  d->norm = cpk_matrix_norm_inf(A);
+  if (cpk_matrix_norm_inf_checked(A, &d->norm)) { /* a NaN tolerance would decide every test */
+    data_free(d);
+    return CPK_ENOMEM;
+  }
   d->tol = s->rel_tol * d->norm;
   d->max_n = s->max_n < CHK_HARD_MAX_N ? s->max_n : CHK_HARD_MAX_N;
   return CPK_OK;

@@ -11,7 +11,7 @@
 
 typedef struct r0_ws {
   gsl_matrix *B, *V;
-  gsl_vector *sv, *work;
+  gsl_vector *sv;
   size_t *idx;
   double *x;
 } r0_ws;
@@ -21,7 +21,6 @@ static void r0_free(r0_ws *w)
   gsl_matrix_free(w->B);
   gsl_matrix_free(w->V);
   gsl_vector_free(w->sv);
-  gsl_vector_free(w->work);
   free(w->idx);
   free(w->x);
 }
@@ -31,10 +30,9 @@ static int r0_alloc(r0_ws *w, size_t n)
   w->B = gsl_matrix_alloc(n, n);
   w->V = gsl_matrix_alloc(n, n);
   w->sv = gsl_vector_alloc(n);
-  w->work = gsl_vector_alloc(n);
   w->idx = cpk_alloc_array(n, sizeof *w->idx);
   w->x = cpk_alloc_array(n, sizeof *w->x);
-  if (w->B && w->V && w->sv && w->work && w->idx && w->x) return CPK_OK;
+  if (w->B && w->V && w->sv && w->idx && w->x) return CPK_OK;
   r0_free(w);
   return CPK_ENOMEM;
 }
@@ -62,8 +60,10 @@ static int r0_subset(const chk_data *d, r0_ws *w, unsigned long mask)
   size_t k = chk_principal(d->M, mask, w->B, w->idx), nnull = 0;
   gsl_matrix_view B = gsl_matrix_submatrix(w->B, 0, 0, k, k);
   gsl_matrix_view V = gsl_matrix_submatrix(w->V, 0, 0, k, k);
-  gsl_vector_view sv = gsl_vector_subvector(w->sv, 0, k), wk = gsl_vector_subvector(w->work, 0, k);
-  gsl_linalg_SV_decomp(&B.matrix, &V.matrix, &sv.vector, &wk.vector);
+  gsl_vector_view sv = gsl_vector_subvector(w->sv, 0, k);
+  /* Jacobi, not Golub-Reinsch: GSL's bidiagonalization allocates inside and
+     does not survive that allocation failing; this one works in place. */
+  gsl_linalg_SV_decomp_jacobi(&B.matrix, &V.matrix, &sv.vector);
   for (size_t c = 0; c < k; c++) {
     if (gsl_vector_get(&sv.vector, c) > d->tol) continue;
     nnull++;

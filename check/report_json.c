@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <jansson.h>
 #include <cpkit/check.h>
+#include "json_dump.h"
 
 static json_t *entries_json(const cpk_check_report *r)
 {
@@ -41,15 +42,16 @@ int cpk_check_report_json(const cpk_check_report *r, char **out)
   if (!r || !out) return CPK_EINVAL;
   *out = NULL;
   json_t *e = entries_json(r), *s = solutions_json(r);
-  json_t *root = (e && s) ? json_pack("{s:I, s:o, s:o, s:f}", "n", (json_int_t)r->n, "entries", e,
-                                      "solutions", s, "time_s", r->time_s)
-                          : NULL;
-  if (!root) {
+  if (!e || !s) {
     json_decref(e);
     json_decref(s);
     return CPK_ENOMEM;
   }
-  *out = json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
+  /* "o" steals e and s even when json_pack fails: they are not ours to release after it */
+  json_t *root = json_pack("{s:I, s:o, s:o, s:f}", "n", (json_int_t)r->n, "entries", e,
+                           "solutions", s, "time_s", r->time_s);
+  if (!root) return CPK_ENOMEM;
+  *out = cpk_json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
   json_decref(root);
   return *out ? CPK_OK : CPK_ENOMEM;
 }

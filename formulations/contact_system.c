@@ -150,8 +150,9 @@ int cpk_contact_system_alloc_body(size_t nv, const cpk_csc *M, const double *v, 
 static int local_defaults(cpk_contact_system *s, size_t nc, const double *mu, cpk_error *err)
 {
   s->contacts = cpk_alloc_array(nc, sizeof *s->contacts);
-  s->wptr = realloc(s->wptr, (nc + 1) * sizeof *s->wptr);
-  if (!s->contacts || !s->wptr) return cpk_error_set(err, CPK_ENOMEM, "out of memory");
+  size_t *wptr = realloc(s->wptr, (nc + 1) * sizeof *wptr);
+  if (wptr) s->wptr = wptr; /* on failure the old block stays s's, freed with it */
+  if (!s->contacts || !wptr) return cpk_error_set(err, CPK_ENOMEM, "out of memory");
   s->cap_contacts = nc;
   s->nc = nc;
   for (size_t i = 0; i <= nc; i++) s->wptr[i] = 0;

@@ -519,6 +519,10 @@ static int build(reader *r, cpk_problem **out)
   int rc = build_matrix(r, &M);
   free(r->dense); /* the values now live in M: keep the peak at two copies */
   r->dense = NULL;
+  if (!rc && !cpk_matrix_is_finite(M)) { /* each value was finite; duplicates summed may not be */
+    cpk_matrix_free(M);
+    return fail(&r->lx, CPK_EPARSE, "M coord: duplicate entries sum to a value that is not finite");
+  }
   if (!rc && r->kind == CPK_KIND_LCP) rc = cpk_problem_alloc_lcp(M, r->q, out);
   else if (!rc && r->kind == CPK_KIND_FRICTION_CONE)
     rc = cpk_problem_alloc_friction_cone(M, r->q, r->dim, r->mu, out);

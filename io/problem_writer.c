@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <cpkit/io.h>
 
 /* 17 significant digits identify every double; infinities get the reader's spelling. */
@@ -111,7 +112,8 @@ int cpk_problem_write_file(const cpk_problem *p, const char *path, cpk_error *er
   rc = write_checked(p, f, err);
   if (fclose(f) != 0) rc = CPK_EIO;
   if (rc) {
-    remove(path); /* no half-written problem left behind */
+    struct stat st; /* no half-written problem left behind; a device (/dev/full) is not ours to remove */
+    if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) remove(path);
     return cpk_error_set(err, CPK_EIO, "%s: write error", path);
   }
   return CPK_OK;

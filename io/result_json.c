@@ -5,6 +5,7 @@
 #include <jansson.h>
 #include <cpkit/io.h>
 #include <cpkit/util.h>
+#include "json_dump.h"
 
 /* JSON has no NaN or infinity: such values are written as null. */
 static json_t *jnum(double x)
@@ -130,8 +131,9 @@ int cpk_result_write_json(const cpk_result *r, const cpk_problem *p, FILE *f, in
   if (!o) return cpk_error_set(err, CPK_ENOMEM, "out of memory building the JSON result");
   size_t jflags = JSON_REAL_PRECISION(17);
   jflags |= (flags & CPK_JSON_COMPACT) ? JSON_COMPACT : JSON_INDENT(2);
-  int rc = json_dumpf(o, f, jflags);
+  int rc = cpk_json_dumpf(o, f, jflags);
   json_decref(o);
+  if (rc == CPK_ENOMEM) return cpk_error_set(err, rc, "out of memory writing the JSON result");
   if (rc != 0 || fputc('\n', f) == EOF || fflush(f) != 0 || ferror(f))
     return cpk_error_set(err, CPK_EIO, "write error");
   return CPK_OK;

@@ -105,7 +105,7 @@ static int alloc_arrays(fcipm_state *S, const cpk_problem *p)
 static const cpk_linsys_type *choose_linsys(const cpk_problem *p, const cpk_settings *s)
 {
   if (s->linsys) return s->linsys;
-  if (p->n <= 100 || p->M->format == CPK_MATRIX_DENSE) return cpk_linsys_dense;
+  if (p->n <= 100 || p->M->format == CPK_MATRIX_DENSE) return cpk_linsys_lapack;
   return cpk_linsys_umfpack;
 }
 
@@ -312,6 +312,23 @@ static void stats(const fcipm_state *S, cpk_result *r)
   cpk_result_set_stat(r, "factor_time_s", ls.factor_time_s);
 }
 
+/* 1 with r's status `stalled` and the reason when the iterate is not finite or has not
+ * progressed for FCIPM_STALL_WINDOW iterations. */
+static int gave_up(const fcipm_state *S, double res, long since_gain, cpk_result *r)
+{
+  if (!isfinite(res)) /* e.g. a huge warm start: W r overflows */
+    snprintf(r->message, sizeof r->message,
+             "the iterate's cone residual is not finite after %ld iterations", S->inner);
+  else if (since_gain > FCIPM_STALL_WINDOW)
+    snprintf(r->message, sizeof r->message,
+             "no progress in %d iterations: cone residual %.3g, complementarity %.3g",
+             FCIPM_STALL_WINDOW, S->best_res, S->mu_c);
+  else
+    return 0;
+  r->status = CPK_STATUS_STALLED;
+  return 1;
+}
+
 /* The iterations; the outcome in r->status and r->message. */
 static int iterate(fcipm_state *S, const cpk_problem *p, const cpk_settings *s, cpk_monitor *mon,
                    cpk_result *r)
@@ -326,8 +343,10 @@ static int iterate(fcipm_state *S, const cpk_problem *p, const cpk_settings *s, 
       return CPK_OK;
     }
     int stop = cpk_monitor_iteration(mon, S->inner, res);
-    if (stop) {
+    if (stop) { /* the limits or the callback: say where it stood */
       r->status = (cpk_status)stop;
+      snprintf(r->message, sizeof r->message, "stopped after %ld iterations at cone residual %.3g",
+               S->inner, S->best_res);
       S->stopped = 1;
       return CPK_OK;
     }
@@ -335,13 +354,7 @@ static int iterate(fcipm_state *S, const cpk_problem *p, const cpk_settings *s, 
       S->floor = 0.0;
       since_gain = 0;
     }
-    if (since_gain > FCIPM_STALL_WINDOW || !isfinite(res)) {
-      r->status = CPK_STATUS_STALLED;
-      snprintf(r->message, sizeof r->message,
-               "no progress in %d iterations: cone residual %.3g, complementarity %.3g",
-               FCIPM_STALL_WINDOW, S->best_res, S->mu_c);
-      return CPK_OK;
-    }
+    if (gave_up(S, res, since_gain, r)) return CPK_OK;
     double ds = s_change(S);
     if (refresh_due(S, s, ds)) {
       S->ds = ds;
@@ -363,6 +376,20 @@ static int iterate(fcipm_state *S, const cpk_problem *p, const cpk_settings *s, 
   }
 }
 
+/*
+ * A warm start that already meets the tolerance is the answer: the interior
+ * start moves it inside the cones, and the iterations would only come back.
+ * Leaves it in rt.
+ */
+static int warm_start_solves(fcipm_state *S, const cpk_problem *p, const cpk_settings *s)
+{
+  if (!s->z0) return 0;
+  memcpy(S->rt, s->z0, S->n * sizeof *S->rt);
+  cpk_matrix_mv(p->M, S->rt, S->ut, 0);
+  for (size_t i = 0; i < S->n; i++) S->ut[i] += p->q[i];
+  return cpk_fc_residual(p, S->rt, S->ut) <= S->tol;
+}
+
 static int fcipm_solve(void *vs, const cpk_problem *p, const cpk_settings *s, cpk_monitor *mon,
                        cpk_result *r)
 {
@@ -375,6 +402,12 @@ static int fcipm_solve(void *vs, const cpk_problem *p, const cpk_settings *s, cp
   S->linearize = s->fcipm.linearize;
   S->stopped = S->fallback = 0;
   start(S, p, s);
+  if (warm_start_solves(S, p, s)) {
+    memcpy(r->z, S->rt, S->n * sizeof *r->z);
+    r->iterations = 0;
+    stats(S, r);
+    return CPK_OK;
+  }
   int rc = iterate(S, p, s, mon, r);
   if (!rc && r->status == CPK_STATUS_STALLED && !S->stopped && S->linearize) {
     S->linearize = 0; /* the two variants fail on different problems: try the other */

@@ -69,7 +69,7 @@ static int alloc_arrays(ipm_state *S, size_t n)
 static const cpk_linsys_type *choose_linsys(const cpk_problem *p, const cpk_settings *s)
 {
   if (s->linsys) return s->linsys;
-  if (p->n <= 100 || (p->M && p->M->format == CPK_MATRIX_DENSE)) return cpk_linsys_dense;
+  if (p->n <= 100 || (p->M && p->M->format == CPK_MATRIX_DENSE)) return cpk_linsys_lapack;
   return cpk_linsys_umfpack;
 }
 

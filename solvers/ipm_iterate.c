@@ -68,7 +68,9 @@ static int certificate(ipm_state *S, const cpk_problem *p, const double *dir)
 {
   double *y = S->y, *g = S->g, qnorm = 1.0, value = 0.0;
   if (p->kind == CPK_KIND_NONLINEAR_MCP || !certificate_y(S, dir, y)) return 0;
-  double gtol = 1e-10 * fmax(1.0, cpk_matrix_norm_inf(p->M));
+  double mnorm;
+  if (cpk_matrix_norm_inf_checked(p->M, &mnorm)) return 0; /* out of memory: nothing is proved */
+  double gtol = 1e-10 * fmax(1.0, mnorm);
   cpk_matrix_mv(p->M, y, g, 1);
   for (size_t i = 0; i < S->n; i++) {
     double l = p->lower[i], u = p->upper[i];
@@ -173,7 +175,9 @@ int ipm_iterate(ipm_state *S, const cpk_problem *p, const cpk_settings *s, cpk_m
     S->iter++;
     ipm_note(S, p, &res);
     S->mu = ipm_mu(S, p, S->z, S->wl, S->wu);
-    if ((stop = S->stopped = cpk_monitor_iteration(mon, S->iter, res))) {
+    stop = cpk_monitor_iteration(mon, S->iter, res);
+    if (!stop) stop = cpk_monitor_before_factor(mon, S->ls); /* every iteration factors */
+    if ((S->stopped = stop)) {
       r->status = (cpk_status)stop;
       snprintf(r->message, sizeof r->message, "stopped after %ld iterations, mu = %.3g", S->iter, S->mu);
     }

@@ -33,6 +33,7 @@ typedef struct lemke_state {
   double *cdiv;     /* their lexicographic divisors */
   int *zstate;      /* cpk_var_state of each z_i */
   long pivots, flips, ties;
+  double mnorm;     /* ||M||_inf, measured when the solve starts: the ray checks' scale */
   int monitor_stop; /* the last run was stopped by a limit or the callback */
   uint64_t seen[LEMKE_SEEN];   /* hashes of the most recent bases, to detect cycling */
   size_t nseen;
@@ -69,7 +70,7 @@ static void lemke_free(void *vs)
 static const cpk_linsys_type *choose_linsys(const cpk_problem *p, const cpk_settings *s)
 {
   if (s->linsys) return s->linsys;
-  return (p->M->format == CPK_MATRIX_DENSE || p->n <= 100) ? cpk_linsys_dense : cpk_linsys_umfpack;
+  return (p->M->format == CPK_MATRIX_DENSE || p->n <= 100) ? cpk_linsys_lapack : cpk_linsys_umfpack;
 }
 
 static int lemke_alloc(void **out, const cpk_problem *p, const cpk_settings *s, cpk_error *err)
@@ -90,6 +91,9 @@ static int lemke_alloc(void **out, const cpk_problem *p, const cpk_settings *s, 
     const cpk_linsys_type *T = choose_linsys(p, s);
     long interval = s->lemke.refactor_interval;
     if (T == cpk_linsys_dense && interval < (long)n) interval = (long)n; /* keeps O(n^2) per pivot */
+    /* Dense LU: a refactor costs ~20-120 solves, an eta ~3/n of one: n/4 balances them. */
+    if (T == cpk_linsys_lapack && interval == CPK_DEFAULT_LEMKE_REFACTOR)
+      interval = n / 4 > 32 ? (long)(n / 4) : 32;
     rc = lemke_basis_alloc(&S->basis, p, T, S->a_t, interval);
   }
   if (rc) {
@@ -455,7 +459,7 @@ static void apply_flip(lemke_state *S, size_t e, int sigma, double theta, size_t
  * matrix Lemke's secondary ray yields such a y; we check it rather than trust it.
  */
 static int lcp_infeasibility_certificate(const cpk_problem *p, const double *ray, double *y,
-                                         double *g)
+                                         double *g, double mnorm)
 {
   size_t n = p->n;
   double ymax = 0.0, qnorm = 0.0, qy = 0.0;
@@ -468,8 +472,7 @@ static int lcp_infeasibility_certificate(const cpk_problem *p, const double *ray
     qnorm = fmax(qnorm, fabs(p->q[i]));
     qy += p->q[i] * y[i];
   }
-  double mnorm = cpk_matrix_norm_inf(p->M); /* y is scaled to ||y||_inf = 1 */
-  cpk_matrix_mv(p->M, y, g, 1);
+  cpk_matrix_mv(p->M, y, g, 1); /* y is scaled to ||y||_inf = 1 */
   for (size_t i = 0; i < n; i++)
     if (g[i] > 1e-10 * mnorm) return 0;
   return qy < -1e-10 * qnorm;
@@ -493,7 +496,7 @@ static double ray_inconsistency(lemke_state *S, const cpk_problem *p, size_t e, 
     else if (v == 2 * n) dt = -sigma * S->alpha[k];
   }
   cpk_matrix_mv(p->M, dz, res, 0);
-  double scale = cpk_matrix_norm_inf(p->M) * norm_inf(dz, n) + norm_inf(ds, n) +
+  double scale = S->mnorm * norm_inf(dz, n) + norm_inf(ds, n) +
                  norm_inf(S->a_t, n) * fabs(dt), worst = 0.0;
   for (size_t i = 0; i < n; i++) worst = fmax(worst, fabs(-res[i] + ds[i] + S->a_t[i] * dt));
   if (scale == 0.0) return worst == 0.0 ? 0.0 : INFINITY;
@@ -516,7 +519,7 @@ static void finish_ray(lemke_state *S, const cpk_problem *p, size_t e, int sigma
              "numerical failure: the computed ray violates the equations (relative error %.1e); "
              "the basis is too ill-conditioned", bad);
   } else if (cpk_problem_has_lcp_bounds(p) &&
-             lcp_infeasibility_certificate(p, r->ray, S->work, S->key)) {
+             lcp_infeasibility_certificate(p, r->ray, S->work, S->key, S->mnorm)) {
     r->status = CPK_STATUS_NO_SOLUTION;
     snprintf(r->message, sizeof r->message,
              "secondary ray: y = ray satisfies y >= 0, M'y <= 0, q'y < 0, so no solution exists");
@@ -692,6 +695,11 @@ static int run(lemke_state *S, const cpk_problem *p, const cpk_settings *s, int 
                cpk_monitor *mon, cpk_result *r)
 {
   size_t e;
+  if (cpk_monitor_before_factor(mon, S->basis.ls)) { /* the start factors the first basis */
+    r->status = CPK_STATUS_TIME_LIMIT;
+    S->monitor_stop = 1;
+    return RUN_DONE;
+  }
   int sigma, rc = start(S, p, s, warm, r, &e, &sigma);
   S->nseen = 0;
   while (rc == STEP_CONTINUE) {
@@ -703,6 +711,10 @@ static int run(lemke_state *S, const cpk_problem *p, const cpk_settings *s, int 
     }
     size_t t_pos = (size_t)S->basis.pos[LEMKE_VAR_T(&S->basis)];
     int stop = cpk_monitor_iteration(mon, S->pivots + S->flips, S->xb[t_pos]);
+    cpk_linsys_stats ls; /* a pivot that must refactor asks whether the clock allows it */
+    cpk_linsys_get_stats(S->basis.ls, &ls);
+    if (!stop && ls.updates_since_factor >= S->basis.refactor_interval)
+      stop = cpk_monitor_before_factor(mon, S->basis.ls);
     if (stop) {
       r->status = (cpk_status)stop;
       S->monitor_stop = 1;
@@ -729,7 +741,10 @@ static int lemke_solve(void *vs, const cpk_problem *p, const cpk_settings *s, cp
   S->pivots = S->flips = S->ties = 0;
   S->monitor_stop = 0;
   r->has_ray = 0;
-  int rc = run(S, p, s, warm, mon, r);
+  /* Measured once here, where running out of memory is an error, not a NaN scale. */
+  int rc = cpk_matrix_norm_inf_checked(p->M, &S->mnorm);
+  if (rc) return rc;
+  rc = run(S, p, s, warm, mon, r);
   if (warm && (rc == RUN_RETRY_COLD || (rc == RUN_DONE && warm_run_failed(S, r)))) {
     cpk_result_set_stat(r, "warm_start_rejected", 1.0);
     r->status = CPK_STATUS_STALLED;

@@ -10,7 +10,7 @@ struct cpk_linsys {
 
 const cpk_linsys_type *cpk_linsys_find(const char *name)
 {
-  const cpk_linsys_type *all[] = {cpk_linsys_dense, cpk_linsys_umfpack};
+  const cpk_linsys_type *all[] = {cpk_linsys_dense, cpk_linsys_umfpack, cpk_linsys_lapack};
   for (size_t k = 0; name && k < sizeof all / sizeof all[0]; k++)
     if (strcmp(all[k]->name, name) == 0) return all[k];
   return NULL;

@@ -6,18 +6,12 @@
 #include <suitesparse/umfpack.h>
 #include <cpkit/linsys.h>
 #include <cpkit/util.h>
+#include "linsys_eta.h"
 
 /* UMFPACK flags only exact zero pivots; an rcond estimate at or below this is singular too. */
 #define UMF_SINGULAR_RCOND (1e3 * DBL_EPSILON)
-/* An eta pivot |alpha_p| at or below this times max|alpha| makes the replacement singular. */
-#define ETA_PIVOT_TOL 1e-12
 
-/*
- * The factored matrix is A_k = A_0 E_1 ... E_k: A_0 = LU by UMFPACK, E_m the
- * identity with column piv[m] replaced by alpha_m. Each eta stores alpha_m's
- * pivot entry in pval[m] and its other non-zeros in ent_idx/ent_val
- * [start[m], start[m+1]).
- */
+/* The factored matrix is A_k = A_0 E_1 ... E_k: A_0 = LU by UMFPACK, the E_m in `eta`. */
 typedef struct umf_state {
   size_t n;
   void *symbolic, *numeric;   /* NULL until set */
@@ -28,9 +22,7 @@ typedef struct umf_state {
   double control[UMFPACK_CONTROL], info[UMFPACK_INFO];
   SuiteSparse_long *Wi;       /* umfpack_dl_wsolve workspace: solves never allocate */
   double *W, *rhs, *alpha;
-  size_t neta, eta_cap, nent, ent_cap;
-  size_t *start, *piv, *ent_idx;
-  double *pval, *ent_val;
+  linsys_eta eta;
   cpk_linsys_stats st;
 } umf_state;
 
@@ -47,11 +39,7 @@ static void umf_free(void *state)
   free(s->W);
   free(s->rhs);
   free(s->alpha);
-  free(s->start);
-  free(s->piv);
-  free(s->pval);
-  free(s->ent_idx);
-  free(s->ent_val);
+  linsys_eta_free(&s->eta);
   free(s);
 }
 
@@ -59,23 +47,13 @@ static int umf_alloc_arrays(umf_state *s)
 {
   size_t n = s->n, n5, np1 = n + 1;
   if (np1 == 0 || cpk_size_mul(n, 5, &n5)) return CPK_EOVERFLOW;
-  s->eta_cap = 64;
-  s->ent_cap = n > (SIZE_MAX - 64) / 2 ? SIZE_MAX : 2 * n + 64;
   s->Ap = cpk_alloc_array(np1, sizeof *s->Ap);
   s->Wi = cpk_alloc_array(n, sizeof *s->Wi);
   s->W = cpk_alloc_array(n5, sizeof *s->W);
   s->rhs = cpk_alloc_array(n, sizeof *s->rhs);
   s->alpha = cpk_alloc_array(n, sizeof *s->alpha);
-  s->start = cpk_alloc_array(s->eta_cap + 1, sizeof *s->start);
-  s->piv = cpk_alloc_array(s->eta_cap, sizeof *s->piv);
-  s->pval = cpk_alloc_array(s->eta_cap, sizeof *s->pval);
-  s->ent_idx = cpk_alloc_array(s->ent_cap, sizeof *s->ent_idx);
-  s->ent_val = cpk_alloc_array(s->ent_cap, sizeof *s->ent_val);
-  if (!s->Ap || !s->Wi || !s->W || !s->rhs || !s->alpha || !s->start || !s->piv || !s->pval ||
-      !s->ent_idx || !s->ent_val)
-    return CPK_ENOMEM;
-  s->start[0] = 0;
-  return CPK_OK;
+  if (!s->Ap || !s->Wi || !s->W || !s->rhs || !s->alpha) return CPK_ENOMEM;
+  return linsys_eta_alloc(&s->eta, n);
 }
 
 static int umf_alloc(void **state, size_t n)
@@ -174,7 +152,7 @@ static int umf_factor(void *state, const cpk_csc *A)
   if (cpk_csc_check(A)) return CPK_EBADMAT;
   double t0 = cpk_wtime();
   s->factored = 0;
-  s->neta = s->nent = 0;
+  linsys_eta_reset(&s->eta);
   s->st.updates_since_factor = 0;
   s->st.nnz_updates = 0.0;
   s->st.factorizations++;
@@ -190,37 +168,16 @@ static int umf_factor(void *state, const cpk_csc *A)
   return rc;
 }
 
-/* y <- E_k^{-1} ... E_1^{-1} y */
-static void eta_apply(const umf_state *s, double *y)
-{
-  for (size_t m = 0; m < s->neta; m++) {
-    double yp = y[s->piv[m]] / s->pval[m];
-    y[s->piv[m]] = yp;
-    if (yp == 0.0) continue;
-    for (size_t k = s->start[m]; k < s->start[m + 1]; k++) y[s->ent_idx[k]] -= s->ent_val[k] * yp;
-  }
-}
-
-/* y <- E_1^{-T} ... E_k^{-T} y: only the pivot entry of each E^T x = b changes. */
-static void eta_apply_transposed(const umf_state *s, double *y)
-{
-  for (size_t m = s->neta; m-- > 0;) {
-    double v = y[s->piv[m]];
-    for (size_t k = s->start[m]; k < s->start[m + 1]; k++) v -= s->ent_val[k] * y[s->ent_idx[k]];
-    y[s->piv[m]] = v / s->pval[m];
-  }
-}
-
 static int umf_solve_inplace(umf_state *s, double *x, int transpose)
 {
   if (s->n == 0) return CPK_OK;
-  if (transpose) eta_apply_transposed(s, x);
+  if (transpose) linsys_eta_apply_transposed(&s->eta, x);
   memcpy(s->rhs, x, s->n * sizeof *x);
   SuiteSparse_long status =
       umfpack_dl_wsolve(transpose ? UMFPACK_At : UMFPACK_A, s->Ap, s->Ai, s->Ax, x, s->rhs,
                         s->numeric, s->control, s->info, s->Wi, s->W);
   if (status != UMFPACK_OK) return umf_status(status);
-  if (!transpose) eta_apply(s, x);
+  if (!transpose) linsys_eta_apply(&s->eta, x);
   return CPK_OK;
 }
 
@@ -232,70 +189,15 @@ static int umf_solve(void *state, double *x, int transpose)
   return umf_solve_inplace(s, x, transpose);
 }
 
-/* Make room for one more eta with `extra` off-pivot entries (doubling; may reallocate). */
-static int eta_reserve(umf_state *s, size_t extra)
-{
-  if (s->neta == s->eta_cap) {
-    size_t cap = s->eta_cap * 2;
-    if (cap < s->eta_cap || cap + 1 == 0 || cap > SIZE_MAX / sizeof(size_t)) return CPK_EOVERFLOW;
-    size_t *st = realloc(s->start, (cap + 1) * sizeof *st);
-    if (st) s->start = st;
-    size_t *pv = realloc(s->piv, cap * sizeof *pv);
-    if (pv) s->piv = pv;
-    double *pl = realloc(s->pval, cap * sizeof *pl);
-    if (pl) s->pval = pl;
-    if (!st || !pv || !pl) return CPK_ENOMEM; /* grown arrays stay valid, cap unchanged */
-    s->eta_cap = cap;
-  }
-  if (extra > s->ent_cap - s->nent) {
-    size_t need = s->nent + extra, cap = s->ent_cap;
-    while (cap < need) cap = cap > SIZE_MAX / 2 ? need : 2 * cap;
-    if (cap > SIZE_MAX / sizeof(size_t)) return CPK_EOVERFLOW;
-    size_t *ix = realloc(s->ent_idx, cap * sizeof *ix);
-    if (ix) s->ent_idx = ix;
-    double *vl = realloc(s->ent_val, cap * sizeof *vl);
-    if (vl) s->ent_val = vl;
-    if (!ix || !vl) return CPK_ENOMEM;
-    s->ent_cap = cap;
-  }
-  return CPK_OK;
-}
+/* A plain solve with the current matrix, for linsys_eta_replace. */
+static int umf_solve_plain(void *state, double *x) { return umf_solve_inplace(state, x, 0); }
 
-/*
- * The eta file grows here (eta_reserve may reallocate): the only allocation
- * outside alloc and pattern changes, amortised by doubling and reset by factor.
- */
+/* Only the eta file changes: a singular replacement leaves the factors as they were. */
 static int umf_replace_column(void *state, size_t j, const double *col, const double *Ainv_col)
 {
   umf_state *s = state;
   if (!s->factored || j >= s->n || !col) return CPK_EINVAL;
-  double *a = s->alpha;
-  memcpy(a, Ainv_col ? Ainv_col : col, s->n * sizeof *a);
-  int rc = Ainv_col ? CPK_OK : umf_solve_inplace(s, a, 0);
-  if (rc) return rc;
-  double amax = 0.0;
-  size_t nz = 0;
-  for (size_t i = 0; i < s->n; i++) {
-    if (!isfinite(a[i])) return CPK_ESINGULAR;
-    if (fabs(a[i]) > amax) amax = fabs(a[i]);
-    if (i != j && a[i] != 0.0) nz++;
-  }
-  if (!(fabs(a[j]) > ETA_PIVOT_TOL * amax)) return CPK_ESINGULAR;
-  if ((rc = eta_reserve(s, nz))) return rc;
-  size_t k = s->nent;
-  for (size_t i = 0; i < s->n; i++)
-    if (i != j && a[i] != 0.0) {
-      s->ent_idx[k] = i;
-      s->ent_val[k++] = a[i];
-    }
-  s->piv[s->neta] = j;
-  s->pval[s->neta] = a[j];
-  s->nent = k;
-  s->start[++s->neta] = k;
-  s->st.updates++;
-  s->st.updates_since_factor++;
-  s->st.nnz_updates = (double)(s->nent + s->neta);
-  return CPK_OK;
+  return linsys_eta_replace(&s->eta, j, col, Ainv_col, s->alpha, umf_solve_plain, s, &s->st);
 }
 
 static void umf_stats(const void *state, cpk_linsys_stats *st)

@@ -9,11 +9,41 @@ void cpk_monitor_start(cpk_monitor *mon, const cpk_settings *s, const char *solv
   mon->solver = solver;
   mon->start = cpk_wtime();
   mon->max_iter = max_iter;
+  mon->seen_factorizations = -1;
+  mon->seen_factor_time = 0.0;
+  mon->factor_estimate = 0.0;
 }
 
 double cpk_monitor_elapsed(const cpk_monitor *mon) { return cpk_wtime() - mon->start; }
 
 long cpk_monitor_max_iter(const cpk_monitor *mon) { return mon->max_iter; }
+
+int cpk_monitor_fits(const cpk_monitor *mon, double estimate)
+{
+  double limit = mon->settings->time_limit;
+  if (!(limit > 0.0)) return 1;
+  double left = limit - cpk_monitor_elapsed(mon);
+  return left > 0.0 && !(estimate > left); /* a NaN estimate is no estimate, not a veto */
+}
+
+/*
+ * The linear solver counts its factorizations and their total time; the time
+ * of those made since the last look, per factorization, is the estimate of
+ * the next one. Before any was seen during this solve, the mean over the
+ * solver's life stands in (0 when there was none: only the clock decides).
+ */
+int cpk_monitor_before_factor(cpk_monitor *mon, const cpk_linsys *ls)
+{
+  cpk_linsys_stats st;
+  cpk_linsys_get_stats(ls, &st);
+  long made = st.factorizations - (mon->seen_factorizations < 0 ? 0 : mon->seen_factorizations);
+  double spent = st.factor_time_s - mon->seen_factor_time;
+  if (mon->seen_factorizations < 0) spent = st.factor_time_s;
+  if (made > 0 && spent >= 0.0) mon->factor_estimate = spent / (double)made;
+  mon->seen_factorizations = st.factorizations;
+  mon->seen_factor_time = st.factor_time_s;
+  return cpk_monitor_fits(mon, mon->factor_estimate) ? 0 : CPK_STATUS_TIME_LIMIT;
+}
 
 int cpk_monitor_iteration(cpk_monitor *mon, long iteration, double merit)
 {

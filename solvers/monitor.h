@@ -8,6 +8,9 @@ struct cpk_monitor {
   const char *solver;
   double start;
   long max_iter;
+  /* cpk_monitor_before_factor: the linear solver's counters when last seen, and the estimate */
+  long seen_factorizations;
+  double seen_factor_time, factor_estimate;
 };
 
 /** Start monitoring a solve now. */

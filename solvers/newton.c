@@ -25,7 +25,7 @@ const cpk_linsys_type *newton_choose_linsys(const cpk_problem *p, const cpk_sett
 {
   if (s->linsys) return s->linsys;
   int dense_m = p->kind != CPK_KIND_NONLINEAR_MCP && p->M->format == CPK_MATRIX_DENSE;
-  return (dense_m || p->n <= 100) ? cpk_linsys_dense : cpk_linsys_umfpack;
+  return (dense_m || p->n <= 100) ? cpk_linsys_lapack : cpk_linsys_umfpack;
 }
 
 double newton_dot(const double *a, const double *b, size_t n)

@@ -119,6 +119,7 @@ static int iterate(newton_ws *ws, const cpk_problem *p, double tol, cpk_monitor 
     watchdog(ws);
     res = cpk_natural_residual(p, ws->z, ws->w);
     int stop = cpk_monitor_iteration(mon, ws->iter, res);
+    if (!stop) stop = cpk_monitor_before_factor(mon, ws->ls);
     if (res <= tol) break;
     if (stop) {
       set_status(r, (cpk_status)stop, "stopped with residual %.3g (merit %.3g)", res, ws->merit);

@@ -238,8 +238,10 @@ static int nsgs_solve(void *vs, const cpk_problem *p, const cpk_settings *s, cpk
   r->status = CPK_STATUS_SOLVED;
   while (!(res <= tol)) {
     int stop = cpk_monitor_iteration(mon, sweeps, res);
-    if (stop) {
+    if (stop) { /* the limits or the callback: say where it stood */
       r->status = (cpk_status)stop;
+      snprintf(r->message, sizeof r->message, "stopped after %ld sweeps at residual %.3g", sweeps,
+               res);
       break;
     }
     sweep(S, p, s, local_tol, z, &counts);

@@ -568,37 +568,6 @@ static void test_profiles(void)
   t_ok(cpk_bench_loglog_fit(x, y, 1, &a, &b) == CPK_EINVAL, "one point gives no slope");
 }
 
-/* ---- FCLIB merit --------------------------------------------------------------------------------
- */
-
-static void test_fclib_merit(void)
-{
-  cpk_int ti[3] = {0, 1, 2}, tj[3] = {0, 1, 2};
-  double tx[3] = {1, 1, 1}, q[3] = {-1, 0.5, 0}, mu = 0.5;
-  cpk_csc *W = NULL;
-  cpk_contact_system *s = NULL;
-  int rc = cpk_csc_from_triplets(3, 3, 3, ti, tj, tx, &W);
-  if (!rc) rc = cpk_contact_system_alloc_local(1, 3, W, q, &mu, 1.0, &s, NULL);
-  t_ok(rc == CPK_OK, "a one-contact local system W = I, q = (-1, 0.5, 0), mu = 0.5");
-  if (rc) {
-    cpk_csc_free(W);
-    return;
-  }
-  /* sticking on the cone's edge: r = -q = (1, -0.5, 0), u = 0, |r_t| = mu r_n */
-  double stick[4] = {1, -0.5, 0, 0}, none[4] = {0, 0, 0, 0};
-  t_near(cpk_bench_fclib_merit(s, stick), 0.0, 1e-15, "merit 0 at the solution");
-  /*
-   * r = 0: u = q, u~ = (-1 + 0.5 * 0.5, 0.5, 0) = (-0.75, 0.5, 0), r - u~ = (0.75, -0.5, 0)
-   * lies outside the cone and its polar cone: projected to n = (0.75 + 0.5 * 0.5) / 1.25
-   * = 0.8 and t = -0.5 * (0.5 * 0.8 / 0.5) = -0.4, so the map is (-0.8, 0.4, 0) of norm
-   * sqrt(0.8), divided by 1 + sqrt(|q|) with |q| = sqrt(1.25).
-   */
-  t_near(cpk_bench_fclib_merit(s, none), sqrt(0.8) / (1.0 + sqrt(sqrt(1.25))), 1e-15,
-         "merit of r = 0 as derived by hand");
-  cpk_contact_system_free(s);
-  cpk_csc_free(W);
-}
-
 /* ---- plots --------------------------------------------------------------------------------------
  */
 
@@ -665,7 +634,6 @@ int main(void)
   test_schema();
   test_verify();
   test_profiles();
-  test_fclib_merit();
   test_accounting(&r, &m);
   free(r);
   test_resume_cut(CPK_BENCH_CSV, "cut.csv");

@@ -97,14 +97,14 @@ check "directory suite: one record per file, named by its path" \
 
 # ---- FCLIB ------------------------------------------------------------------------------
 
-fc="$srcdir/../../shared/data/fclib/converted_local/FrictionContact3D_1c.hdf5"
+fc="$srcdir/data/fclib/FrictionContact3D_1c.hdf5"
 if test -f "$fc"; then
   run bench "$fc" --solvers fbnewton,lemke --repeat 1 -o "$tmp/fc.csv"
   if has "could not be built" "$tmp/out"; then
     skip "cpkit built without HDF5"
   else
     # point-coulomb (exact cone) for fbnewton; polyhedral (LCP) for both
-    check "FCLIB file: compiled by two models, 3 records" \
+    check "FCLIB file: the cone instance skipped by both, two compiled ones: 3 records" \
       eval 'status_is 0 && test "$(lines "$tmp/fc.csv")" -eq 4'
     merit_small() {
       awk -F, '$3 == "fclib-point-coulomb" && $11 == "solved" { ok = ($20 + 0 < 1e-8) } END { exit !ok }' "$1"

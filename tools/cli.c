@@ -1,12 +1,15 @@
 /* cli.c: helpers shared by the cpkit subcommands: messages, getopt wrapper, checked number parsing, problem reading, buffered output. */
-#define _POSIX_C_SOURCE 200809L /* open_memstream */
+#define _GNU_SOURCE /* fopencookie */
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <jansson.h>
 #include "cli.h"
 
 int cli_error(const char *fmt, ...)
@@ -144,13 +147,69 @@ int cli_read_problem(const char *path, cpk_problem **out)
   return cli_file_error(name, rc ? rc : CPK_EPARSE, &err);
 }
 
+/*
+ * The stream's sink. Not open_memstream: when glibc's memory stream cannot
+ * grow it drops the text without setting the error flag (and its fclose may
+ * leave buf NULL), so an out-of-memory report would go out with holes. Here a
+ * failed growth is remembered and every later write refused.
+ */
+static ssize_t output_write(void *cookie, const char *data, size_t size)
+{
+  cli_output *o = cookie;
+  if (o->failed) return 0;
+  if (size > o->cap - o->len) {
+    size_t need = o->len + size, cap = o->cap > 4096 ? o->cap : 4096;
+    while (cap < need && cap <= SIZE_MAX / 2) cap *= 2;
+    char *grown = need < o->len || cap < need ? NULL : realloc(o->buf, cap);
+    if (!grown) {
+      o->failed = 1;
+      return 0; /* stdio marks the stream in error */
+    }
+    o->buf = grown;
+    o->cap = cap;
+  }
+  memcpy(o->buf + o->len, data, size);
+  o->len += size;
+  return (ssize_t)size;
+}
+
+/*
+ * jansson does not survive its own allocations failing: its decoder then drops
+ * a character of a long string or number and returns the document anyway
+ * ("v_x" read as "v_", a number with a digit less), or dereferences NULL. No
+ * caller can recover from that, so the command stops at once, with a message
+ * and without flushing half an output: a clean exit 1 instead of a wrong
+ * answer or a crash. (The library itself never exits; only the command does.)
+ */
+static void *json_alloc_or_exit(size_t size)
+{
+  static const char msg[] = "cpkit: out of memory (reading or writing JSON)\n";
+  void *p = malloc(size);
+  if (p) return p;
+  if (write(STDERR_FILENO, msg, sizeof msg - 1) < 0) { /* nothing more to try */
+  }
+  _exit(CLI_EXIT_INPUT);
+}
+
+void cli_json_watch(void)
+{
+  json_set_alloc_funcs(json_alloc_or_exit, free);
+}
+
 int cli_output_open(cli_output *o)
 {
+  cookie_io_functions_t io = {NULL, output_write, NULL, NULL};
   o->buf = NULL;
-  o->len = 0;
-  o->f = open_memstream(&o->buf, &o->len);
+  o->len = o->cap = 0;
+  o->failed = 0;
+  o->f = fopencookie(o, "w", io);
   if (!o->f) return cli_error("cannot buffer output: %s", strerror(errno));
   return CLI_CONTINUE;
+}
+
+int cli_output_flush(cli_output *o)
+{
+  return fflush(o->f) != 0 || ferror(o->f) || o->failed ? -1 : 0;
 }
 
 void cli_output_discard(cli_output *o)
@@ -159,6 +218,7 @@ void cli_output_discard(cli_output *o)
   free(o->buf);
   o->f = NULL;
   o->buf = NULL;
+  o->len = o->cap = 0;
 }
 
 /* Write the buffer to an already open stream; checks the flush as well as the writes. */
@@ -170,12 +230,14 @@ static int write_all(FILE *dst, const char *buf, size_t len)
 int cli_output_commit(cli_output *o, const char *path)
 {
   int to_stdout = !path || strcmp(path, "-") == 0, status = CLI_EXIT_OK;
-  if (fclose(o->f) != 0) {
-    o->f = NULL;
-    cli_output_discard(o);
-    return cli_error("cannot buffer output: %s", strerror(errno));
-  }
+  /* Incomplete output is never written, not even in part. */
+  int lost = cli_output_flush(o) != 0;
+  lost |= fclose(o->f) != 0;
   o->f = NULL;
+  if (lost || o->failed) {
+    cli_output_discard(o);
+    return cli_error("cannot buffer output: out of memory");
+  }
   FILE *dst = to_stdout ? stdout : fopen(path, "w");
   if (!dst)
     status = cli_error("%s: %s", path, strerror(errno));

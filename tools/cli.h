@@ -78,6 +78,8 @@ int cli_parse_long(const cli_command *cmd, const char *opt, const char *text, lo
 
 /* A failed call about file `name`: the message as is when it starts with `name`, else prefixed by it. */
 int cli_file_error(const char *name, int code, const cpk_error *err);
+/* Make jansson's failed allocations end the command with a message (main calls it first; see cli.c). */
+void cli_json_watch(void);
 /* Read a problem file ("-" = standard input); on failure prints the parser's message and returns CLI_EXIT_INPUT. */
 int cli_read_problem(const char *path, cpk_problem **out);
 
@@ -87,12 +89,19 @@ int cli_read_problem(const char *path, cpk_problem **out);
  */
 typedef struct cli_output {
   FILE *f;      /* write here */
-  char *buf;
-  size_t len;
+  char *buf;    /* what was written, up to the last cli_output_flush */
+  size_t len, cap;
+  int failed;   /* the buffer could not grow: the output is incomplete */
 } cli_output;
 
 int cli_output_open(cli_output *o);
-/* Write what was collected to `path` (NULL or "-" = stdout) and release it. Returns an exit status. */
+/* Bring buf/len up to date; -1 when the output is already incomplete (out of memory). */
+int cli_output_flush(cli_output *o);
+/*
+ * Write what was collected to `path` (NULL or "-" = stdout) and release it.
+ * Returns an exit status: 1 with a message when the buffer is incomplete or
+ * any write, flush or close fails (a full disk is an error, not a success).
+ */
 int cli_output_commit(cli_output *o, const char *path);
 void cli_output_discard(cli_output *o);
 

@@ -23,7 +23,10 @@ const cli_command cli_cmd_bench = {
     "searched for *.cpk and *.hdf5 files.\n"
     "\n"
     "Options:\n"
-    "  --solvers A,B,...   solvers to run (default: all registered, 'cpkit solvers')\n"
+    "  --solvers A,B,...   solvers to run (default: all registered, 'cpkit solvers',\n"
+    "                      and, when cpkit was configured with Siconos Numerics,\n"
+    "                      its FC3D solvers siconos-nsgs, siconos-nsn-ac,\n"
+    "                      siconos-nsn-fb, siconos-prox, siconos-admm)\n"
     "  --repeat N          timed repeats after the warm-up run, N >= 1 (default 3);\n"
     "                      the time is their median. Runs whose warm-up takes more\n"
     "                      than 0.2 s are timed once (by the warm-up)\n"
@@ -42,6 +45,10 @@ const cli_command cli_cmd_bench = {
     "                      scaling plots (log-log, fitted slope) and progress traces\n"
     "                      to DIR as SVG and PNG (needs gnuplot; without it the data\n"
     "                      and scripts are written and a message says so)\n"
+    "  --compare           after the summary, per FCLIB file: the best cpkit run\n"
+    "                      and the best Siconos run (merit, time), the files each\n"
+    "                      solves to FCLIB merit 1e-8 and 1e-6, and the ratio of\n"
+    "                      the sums of the best times (not with --json)\n"
     "  --list              list the suites and exit\n"
     "  -v, --verbose       one line per run on stderr\n"
     "  -h, --help          show this help\n"
@@ -56,7 +63,7 @@ const cli_command cli_cmd_bench = {
 typedef struct bench_cli {
   cpk_bench_job job;
   const cpk_solver_type **solvers;
-  int json, verbose, list;
+  int json, verbose, list, compare;
 } bench_cli;
 
 enum {
@@ -68,7 +75,8 @@ enum {
   OPT_JSON,
   OPT_RESUME,
   OPT_PLOT,
-  OPT_LIST
+  OPT_LIST,
+  OPT_COMPARE
 };
 
 static const struct option bench_longopts[] = {
@@ -82,6 +90,7 @@ static const struct option bench_longopts[] = {
     {"resume", no_argument, NULL, OPT_RESUME},
     {"plot", required_argument, NULL, OPT_PLOT},
     {"list", no_argument, NULL, OPT_LIST},
+    {"compare", no_argument, NULL, OPT_COMPARE},
     {"verbose", no_argument, NULL, 'v'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
@@ -94,7 +103,7 @@ static int parse_solvers(bench_cli *b, const char *arg)
   size_t m = 0;
   if (!copy) return cli_error("out of memory");
   for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-    const cpk_solver_type *T = cpk_solver_find(tok);
+    const cpk_solver_type *T = cpk_bench_solver_find(tok);
     if (!T) {
       int st = cli_usage_error(&cli_cmd_bench, "unknown solver '%s' (see 'cpkit solvers')", tok);
       free(copy);
@@ -130,6 +139,7 @@ static int apply_option(int c, const char *arg, bench_cli *b)
   case OPT_RESUME: b->job.resume = 1; return CLI_CONTINUE;
   case OPT_PLOT: b->job.plot_dir = arg; return CLI_CONTINUE;
   case OPT_LIST: b->list = 1; return CLI_CONTINUE;
+  case OPT_COMPARE: b->compare = 1; return CLI_CONTINUE;
   case 'v': b->verbose = 1; return CLI_CONTINUE;
   case 'h': return cli_print_usage(cmd);
   default: return CLI_EXIT_USAGE; /* cli_getopt has said why */
@@ -140,8 +150,10 @@ static int parse_options(int argc, char **argv, bench_cli *b)
 {
   int c, status = CLI_CONTINUE;
   cpk_bench_options_default(&b->job.options);
-  b->job.nsolvers = cpk_solver_count();
-  for (size_t k = 0; k < b->job.nsolvers; k++) b->solvers[k] = cpk_solver_at(k);
+  size_t nreg = cpk_solver_count(), nextra = cpk_bench_extra_solver_count();
+  b->job.nsolvers = nreg + nextra;
+  for (size_t k = 0; k < nreg; k++) b->solvers[k] = cpk_solver_at(k);
+  for (size_t k = 0; k < nextra; k++) b->solvers[nreg + k] = cpk_bench_extra_solver_at(k);
   while (status == CLI_CONTINUE &&
          (c = cli_getopt(&cli_cmd_bench, argc, argv, ":o:vh", bench_longopts)) != -1)
     status = apply_option(c, optarg, b);
@@ -188,6 +200,7 @@ static int bench(bench_cli *b, cpk_bench_suite *suite)
   else {
     print_tally(&tally, b->job.output);
     cpk_bench_print_summary(stdout, recs, count);
+    if (b->compare) cpk_bench_print_fclib_compare(stdout, recs, count);
   }
   free(recs);
   return rc ? cli_error("cannot write the summary") : CLI_EXIT_OK;
@@ -199,7 +212,7 @@ static int run(int argc, char **argv)
   cpk_bench_suite suite = {NULL, 0, 0};
   cpk_error err;
   memset(&b, 0, sizeof b);
-  b.solvers = calloc(cpk_solver_count() + 1, sizeof *b.solvers);
+  b.solvers = calloc(cpk_solver_count() + cpk_bench_extra_solver_count() + 1, sizeof *b.solvers);
   if (!b.solvers) return cli_error("out of memory");
   int st = parse_options(argc, argv, &b);
   if (st == CLI_CONTINUE && b.list) st = list_suites();

@@ -92,17 +92,17 @@ static void add_symmetric_part(size_t i, size_t j, double x, void *data)
   *gsl_matrix_ptr(S, j, i) += 0.5 * x;
 }
 
-/* Eigenvalue range of (M + M')/2 by gsl_eigen_symm; non-zero on failure. */
+/* Eigenvalue range of (M + M')/2 by gsl_eigen_symm: CPK_OK, CPK_ENOMEM, or -1 when GSL fails. */
 static int symmetric_part_eigen_range(const cpk_matrix *M, double *lo, double *hi)
 {
   size_t n = M->n;
   gsl_matrix *S = gsl_matrix_calloc(n, n);
   gsl_vector *eval = gsl_vector_alloc(n);
   gsl_eigen_symm_workspace *ws = gsl_eigen_symm_alloc(n);
-  int rc = !S || !eval || !ws;
+  int rc = !S || !eval || !ws ? CPK_ENOMEM : CPK_OK;
   if (!rc) {
     for_each_entry(M, add_symmetric_part, S);
-    rc = gsl_eigen_symm(S, eval, ws);
+    rc = gsl_eigen_symm(S, eval, ws) ? -1 : CPK_OK;
   }
   if (!rc) {
     *lo = gsl_vector_min(eval);
@@ -115,18 +115,20 @@ static int symmetric_part_eigen_range(const cpk_matrix *M, double *lo, double *h
 }
 
 /* One line that says what the eigenvalues suggest and that it is only a quick check. */
-static void print_definiteness(FILE *f, const cpk_matrix *M)
+static int print_definiteness(FILE *f, const cpk_matrix *M)
 {
   const char *label = "symmetric part:";
   double lo, hi;
   if (M->n == 0 || M->n > INFO_EIGEN_MAX_N) {
     fprintf(f, "%-20s not checked (quick check only for 1 <= n <= %d)\n", label,
             INFO_EIGEN_MAX_N);
-    return;
+    return CPK_OK;
   }
-  if (symmetric_part_eigen_range(M, &lo, &hi)) {
+  int rc = symmetric_part_eigen_range(M, &lo, &hi);
+  if (rc == CPK_ENOMEM) return rc; /* a report with a hole is not a report */
+  if (rc) {
     fprintf(f, "%-20s not checked (eigenvalue computation failed)\n", label);
-    return;
+    return CPK_OK;
   }
   /* Rounding in the eigen-solver is about n * eps * ||S||; inside it we cannot tell 0 from tiny. */
   double slack = 100.0 * (double)M->n * DBL_EPSILON * fmax(fabs(lo), fabs(hi));
@@ -136,6 +138,7 @@ static void print_definiteness(FILE *f, const cpk_matrix *M)
                                         : "negative semidefinite";
   fprintf(f, "%-20s %s (quick check: eigenvalues of (M+M')/2 in [%.6g, %.6g])\n", label, verdict,
           lo, hi);
+  return CPK_OK;
 }
 
 static double vector_norm_inf(const double *v, size_t n)
@@ -145,10 +148,12 @@ static double vector_norm_inf(const double *v, size_t n)
   return m;
 }
 
-static void print_matrix_facts(FILE *f, const cpk_problem *p)
+static int print_matrix_facts(FILE *f, const cpk_problem *p)
 {
   const cpk_matrix *M = p->M;
   size_t nonzeros = 0;
+  double norm;
+  if (cpk_matrix_norm_inf_checked(M, &norm)) return CPK_ENOMEM;
   symmetry_probe sym = {M, 1};
   for_each_entry(M, count_nonzero, &nonzeros);
   for_each_entry(M, compare_transpose, &sym);
@@ -160,9 +165,9 @@ static void print_matrix_facts(FILE *f, const cpk_problem *p)
   else
     fprintf(f, "%-20s -\n", "density:");
   fprintf(f, "%-20s %.17g\n", "||q||_inf:", vector_norm_inf(p->q, p->n));
-  fprintf(f, "%-20s %.17g\n", "||M||_inf:", cpk_matrix_norm_inf(M));
+  fprintf(f, "%-20s %.17g\n", "||M||_inf:", norm);
   fprintf(f, "%-20s %s (exact comparison)\n", "symmetric:", sym.symmetric ? "yes" : "no");
-  print_definiteness(f, M);
+  return print_definiteness(f, M);
 }
 
 /* A cone problem has contacts and friction coefficients where the MCP has bounds. */
@@ -189,7 +194,8 @@ static void print_bounds(FILE *f, const cpk_problem *p)
   fprintf(f, "%-20s %zu\n", "boxed:", c.boxed);
 }
 
-static void print_info(FILE *f, const char *path, const cpk_problem *p)
+/* CPK_OK, or CPK_ENOMEM when a fact could not be computed. */
+static int print_info(FILE *f, const char *path, const cpk_problem *p)
 {
   fprintf(f, "%-20s %s\n", "file:", strcmp(path, "-") == 0 ? "<stdin>" : path);
   fprintf(f, "%-20s %s\n", "name:", p->name ? p->name : "(unnamed)");
@@ -199,10 +205,9 @@ static void print_info(FILE *f, const char *path, const cpk_problem *p)
     print_contacts(f, p);
   else
     print_bounds(f, p);
-  if (p->M && p->q)
-    print_matrix_facts(f, p);
-  else
-    fprintf(f, "%-20s none (F is given by a function)\n", "matrix:");
+  if (p->M && p->q) return print_matrix_facts(f, p);
+  fprintf(f, "%-20s none (F is given by a function)\n", "matrix:");
+  return CPK_OK;
 }
 
 static int parse_options(int argc, char **argv, const char **path)
@@ -227,8 +232,12 @@ static int run(int argc, char **argv)
   if (status != CLI_CONTINUE) return status;
   if ((status = cli_read_problem(path, &p)) != CLI_CONTINUE) return status;
   if ((status = cli_output_open(&out)) == CLI_CONTINUE) {
-    print_info(out.f, path, p);
-    status = cli_output_commit(&out, NULL);
+    if (print_info(out.f, path, p)) {
+      cli_output_discard(&out);
+      status = cli_error("%s: out of memory", path);
+    } else {
+      status = cli_output_commit(&out, NULL);
+    }
   }
   cpk_problem_free(p);
   return status;

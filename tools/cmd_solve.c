@@ -23,7 +23,7 @@ const cli_command cli_cmd_solve = {
     "  --time-limit S      wall-time limit in seconds, S >= 0 (0 = none)\n"
     "  --warm-start FILE   start from z (and basis) in FILE: a JSON result written\n"
     "                      by --json, or plain text with n numbers\n"
-    "  --linsys NAME       linear solver: dense or umfpack (default: automatic)\n"
+    "  --linsys NAME       linear solver: lapack, dense or umfpack (default: automatic)\n"
     "  -v, --verbose       progress on stderr; twice for one line per iteration\n"
     "  --json              print the result as one JSON object\n"
     "  -o, --output FILE   write the output to FILE instead of standard output\n"
@@ -84,8 +84,9 @@ static int choose_linsys(const char *name, cpk_settings *s)
 {
   s->linsys = cpk_linsys_find(name);
   if (s->linsys) return CLI_CONTINUE;
-  return cli_usage_error(&cli_cmd_solve, "unknown linear solver '%s' (valid: %s, %s)", name,
-                         cpk_linsys_dense->name, cpk_linsys_umfpack->name);
+  return cli_usage_error(&cli_cmd_solve, "unknown linear solver '%s' (valid: %s, %s, %s)", name,
+                         cpk_linsys_lapack->name, cpk_linsys_dense->name,
+                         cpk_linsys_umfpack->name);
 }
 
 static int apply_option(int c, const char *arg, solve_options *o)
@@ -153,6 +154,16 @@ static int solve_problem(const cpk_problem *p, const solve_options *o, cpk_resul
   cpk_error_clear(&err);
   if (cpk_result_alloc(p->n, r)) return cli_error("%s: out of memory", name);
   int rc = cpk_solver_alloc(o->solver, p, &o->settings, &s, &err);
+  if ((rc == CPK_EINVAL || rc == CPK_ETOOBIG) && o->json) {
+    /* The solver declined this problem (enum above its size limit, pgs on a zero
+       diagonal): with --json that is an answer, status invalid_input, not a failure. */
+    cpk_result_reset(*r);
+    (*r)->solver = o->solver->name;
+    (*r)->status = CPK_STATUS_INVALID_INPUT;
+    (*r)->residual = NAN;
+    snprintf((*r)->message, sizeof (*r)->message, "%.*s", (int)sizeof (*r)->message - 1, err.message);
+    return CLI_CONTINUE;
+  }
   if (!rc) rc = cpk_solver_solve(s, *r, &err);
   cpk_solver_free(s);
   if (rc) return cli_file_error(name, rc, &err);
@@ -256,7 +267,8 @@ static int write_output(const cpk_problem *p, const cpk_result *r, const solve_o
   else
     print_report(out.f, p, r);
   /* The JSON writer may stop at the closing brace; a text file ends with a newline. */
-  if (status == CLI_CONTINUE && fflush(out.f) == 0 && out.len > 0 && out.buf[out.len - 1] != '\n')
+  if (status == CLI_CONTINUE && cli_output_flush(&out) == 0 && out.len > 0 &&
+      out.buf[out.len - 1] != '\n')
     fputc('\n', out.f);
   if (status != CLI_CONTINUE) {
     cli_output_discard(&out);

@@ -211,35 +211,70 @@ static void print_report(FILE *f, const cpk_problem *p, const cpk_varmap *m, con
   for (size_t j = 0; j < ph->nv; j++) fprintf(f, "  v[%zu] = %.15g\n", j + 1, ph->v[j]);
 }
 
+/* Append v to a (stolen either way); -1 when v is NULL or the array cannot grow. */
+static int append(json_t *a, json_t *v)
+{
+  return v ? json_array_append_new(a, v) : -1;
+}
+
+/* Set o[key] = v (stolen either way); -1 when v is NULL or the object cannot grow. */
+static int set(json_t *o, const char *key, json_t *v)
+{
+  return v ? json_object_set_new(o, key, v) : -1;
+}
+
+/* a, or NULL (a released) when an element could not be made: never a shorter array. */
+static json_t *checked_array(json_t *a, int bad)
+{
+  if (a && !bad) return a;
+  json_decref(a);
+  return NULL;
+}
+
 static json_t *numbers(const double *x, size_t n)
 {
   json_t *a = json_array();
-  for (size_t k = 0; a && k < n; k++)
-    json_array_append_new(a, json_real(isfinite(x[k]) ? x[k] : 0.0));
-  return a;
+  int bad = 0;
+  for (size_t k = 0; a && !bad && k < n; k++)
+    bad = append(a, json_real(isfinite(x[k]) ? x[k] : 0.0));
+  return checked_array(a, bad);
 }
 
 static json_t *contacts_json(const physics *ph)
 {
   json_t *a = json_array();
-  for (size_t c = 0; a && c < ph->nc; c++)
-    json_array_append_new(a, json_pack("{s:I, s:s, s:b, s:o, s:o}", "contact", (json_int_t)(c + 1),
-                                       "mode", cpk_contact_mode_name(ph->modes[c]), "core",
-                                       (ph->modes[c] & CPK_MODE_CORE) != 0, "impulse",
-                                       numbers(ph->P + 4 * c, 4), "contact_velocity",
-                                       numbers(ph->U + 4 * c, 4)));
-  return a;
+  int bad = 0;
+  for (size_t c = 0; a && !bad && c < ph->nc; c++)
+    bad = append(a, json_pack("{s:I, s:s, s:b, s:o, s:o}", "contact", (json_int_t)(c + 1), "mode",
+                              cpk_contact_mode_name(ph->modes[c]), "core",
+                              (ph->modes[c] & CPK_MODE_CORE) != 0, "impulse",
+                              numbers(ph->P + 4 * c, 4), "contact_velocity",
+                              numbers(ph->U + 4 * c, 4)));
+  return checked_array(a, bad);
 }
 
 static double finite_or(double x) { return isfinite(x) ? x : -1.0; }
 
+static json_t *names_json(const cpk_problem *p)
+{
+  json_t *a = json_array();
+  int bad = 0;
+  for (size_t i = 0; a && !bad && i < p->n; i++)
+    bad = append(a, p->var_names && p->var_names[i] ? json_string(p->var_names[i]) : json_null());
+  return checked_array(a, bad);
+}
+
+static json_t *physics_json(const physics *ph)
+{
+  return json_pack("{s:b, s:f, s:f, s:f, s:s}", "ok", ph->check.ok, "cone",
+                   finite_or(ph->check.cone), "normal", finite_or(ph->check.normal),
+                   "dissipation", finite_or(ph->check.dissipation), "message", ph->check.message);
+}
+
+/* The whole JSON result, or NULL when any part of it could not be made (out of memory). */
 static json_t *result_json(const cpk_problem *p, const cpk_varmap *m, const cpk_result *r,
                            const physics *ph, double h)
 {
-  json_t *names = json_array();
-  for (size_t i = 0; names && i < p->n; i++)
-    json_array_append_new(names, p->var_names && p->var_names[i] ? json_string(p->var_names[i])
-                                                                 : json_null());
   json_t *o = json_pack(
       "{s:s, s:s, s:s, s:s, s:s, s:I, s:f, s:I, s:f, s:f, s:f}", "status",
       cpk_status_name(r->status), "solver", r->solver ? r->solver : "?", "model",
@@ -248,16 +283,14 @@ static json_t *result_json(const cpk_problem *p, const cpk_varmap *m, const cpk_
       (json_int_t)r->iterations, "residual", isfinite(r->residual) ? r->residual : -1.0,
       "tolerance", r->tolerance, "time_s", r->time_s);
   if (!o) return NULL;
-  json_object_set_new(o, "physics",
-                      json_pack("{s:b, s:f, s:f, s:f, s:s}", "ok", ph->check.ok, "cone",
-                                finite_or(ph->check.cone), "normal", finite_or(ph->check.normal),
-                                "dissipation", finite_or(ph->check.dissipation), "message",
-                                ph->check.message));
-  json_object_set_new(o, "contacts", contacts_json(ph));
-  json_object_set_new(o, "velocity", ph->has_v ? numbers(ph->v, ph->nv) : json_null());
-  json_object_set_new(o, "z", numbers(r->z, p->n));
-  json_object_set_new(o, "names", names);
-  return o;
+  int bad = set(o, "physics", physics_json(ph));
+  bad = bad || set(o, "contacts", contacts_json(ph));
+  bad = bad || set(o, "velocity", ph->has_v ? numbers(ph->v, ph->nv) : json_null());
+  bad = bad || set(o, "z", numbers(r->z, p->n));
+  bad = bad || set(o, "names", names_json(p));
+  if (!bad) return o;
+  json_decref(o);
+  return NULL;
 }
 
 static int write_output(const cpk_problem *p, const cpk_varmap *m, const cpk_result *r,
@@ -268,13 +301,12 @@ static int write_output(const cpk_problem *p, const cpk_varmap *m, const cpk_res
   if (status != CLI_CONTINUE) return status;
   if (o->json) {
     json_t *j = result_json(p, m, r, ph, h);
-    if (!j || json_dumpf(j, out.f, JSON_INDENT(2) | JSON_REAL_PRECISION(17)) != 0)
-      status = CLI_EXIT_INPUT;
+    int bad = !j || json_dumpf(j, out.f, JSON_INDENT(2) | JSON_REAL_PRECISION(17)) != 0;
     json_decref(j);
     fputc('\n', out.f);
-    if (status != CLI_CONTINUE) {
+    if (bad) {
       cli_output_discard(&out);
-      return cli_error("cannot write the JSON result");
+      return cli_error("cannot write the JSON result: out of memory");
     }
   } else {
     print_report(out.f, p, m, r, ph, h);

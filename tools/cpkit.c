@@ -85,17 +85,24 @@ static const struct {
     {"--version", "-V", print_version},
 };
 
-/* A full stdout (`cpkit solvers > /dev/full`) is an error too, not a silent success. */
+/*
+ * A full stdout (`cpkit solvers > /dev/full`) is an error too, not a silent
+ * success. The error flag catches a write that failed earlier, when the last
+ * flush has nothing left to write; fclose catches what only close reports.
+ */
 static int finish(int status)
 {
-  if (fflush(stdout) != 0 && status == CLI_EXIT_OK)
-    return cli_error("cannot write to standard output");
+  int bad = fflush(stdout) != 0;
+  bad |= ferror(stdout) != 0;
+  bad |= fclose(stdout) != 0;
+  if (bad && status == CLI_EXIT_OK) return cli_error("cannot write to standard output");
   return status;
 }
 
 int main(int argc, char **argv)
 {
   gsl_set_error_handler_off(); /* GSL's default handler aborts; we check return codes instead */
+  cli_json_watch();
   if (argc < 2) return cli_usage_error(NULL, "missing command");
   const char *word = argv[1];
   for (size_t k = 0; k < sizeof global_options / sizeof global_options[0]; k++)

@@ -262,6 +262,7 @@ static int run_with_outputs(cpk_scene *scene, cpk_world *w, const sim_options *o
     R->t_end = R->t0 + cpk_scene_duration(scene);
     R->wall0 = cpk_wtime();
     rc = cpk_scene_run(scene, w, on_step, R, steps, err);
+    if (rc && !err->code) cpk_error_set(err, rc, "%s", cpk_strerror(rc)); /* never exit 1 unexplained */
     if (R->progress && cpk_wtime() - R->wall0 >= 1.0) fputs("\r\033[K", stderr);
     status = rc ? CLI_EXIT_INPUT : CLI_EXIT_OK;
   }

@@ -46,7 +46,13 @@ typedef struct cpk_linsys_type {
 CPK_API extern const cpk_linsys_type *cpk_linsys_dense;
 /** UMFPACK sparse LU with product-form (eta file) column updates. */
 CPK_API extern const cpk_linsys_type *cpk_linsys_umfpack;
-/** Backend by name ("dense", "umfpack"), NULL if unknown. */
+/**
+ * Dense blocked LU (LAPACK dgetrf, equilibrated, singularity by dgecon's rcond) with
+ * product-form (eta file) column updates: O(n^2) per solve plus O(n) per update since
+ * the last factorization. The default for dense problems.
+ */
+CPK_API extern const cpk_linsys_type *cpk_linsys_lapack;
+/** Backend by name ("dense", "umfpack", "lapack"), NULL if unknown. */
 CPK_API const cpk_linsys_type *cpk_linsys_find(const char *name);
 
 /** A backend instance. */

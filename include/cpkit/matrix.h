@@ -86,8 +86,19 @@ CPK_API double cpk_matrix_get(const cpk_matrix *A, size_t i, size_t j);
 CPK_API void cpk_matrix_mv(const cpk_matrix *A, const double *x, double *y, int trans);
 /** Copy column j into the dense vector col (length m). */
 CPK_API void cpk_matrix_column(const cpk_matrix *A, size_t j, double *col);
-/** Largest absolute row sum. */
+/**
+ * Largest absolute row sum (NaN when an entry is NaN). A CSC matrix needs a
+ * workspace of m doubles: when it cannot be allocated this returns NaN, so a
+ * caller that uses the norm as a scale or a tolerance must call
+ * cpk_matrix_norm_inf_checked() instead.
+ */
 CPK_API double cpk_matrix_norm_inf(const cpk_matrix *A);
+/**
+ * Largest absolute row sum into *norm. Returns CPK_OK, or CPK_ENOMEM (and
+ * *norm = NaN) when the workspace of a CSC matrix cannot be allocated. A dense
+ * matrix needs no workspace.
+ */
+CPK_API int cpk_matrix_norm_inf_checked(const cpk_matrix *A, double *norm);
 /** 1 if every stored entry is finite, else 0. */
 CPK_API int cpk_matrix_is_finite(const cpk_matrix *A);
 /** CSC copy of any matrix (dense entries equal to 0 are dropped). */

@@ -140,8 +140,11 @@ CPK_API double cpk_cone_natural_map(size_t dim, double mu, const double *r, cons
                                     double *e);
 
 /**
- * Residual of a friction-cone problem at r with u = W r + q: the largest
- * |e_c|_2 over the contacts (invariant under rotations of each tangent plane).
+ * Residual of a friction-cone problem at r with u = W r + q: the largest over
+ * the contacts of max(|e_c|_2, -u_n) (invariant under rotations of each
+ * tangent plane). The term -u_n is 0 at every solution; it is there because
+ * the natural map sees an approaching contact only through about |u_n| / mu,
+ * so with a huge mu a contact moving into the obstacle would pass.
  * NaN gives +INFINITY.
  */
 CPK_API double cpk_fc_residual(const cpk_problem *p, const double *r, const double *u);

@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <cpkit/export.h>
 #include <cpkit/errors.h>
+#include <cpkit/linsys.h>
 #include <cpkit/problem.h>
 #include <cpkit/result.h>
 #include <cpkit/settings.h>
@@ -27,6 +28,23 @@ CPK_API int cpk_monitor_iteration(cpk_monitor *mon, long iteration, double merit
 CPK_API double cpk_monitor_elapsed(const cpk_monitor *mon);
 /** The iteration limit in force (settings.max_iter, or the solver's default when it was 0). */
 CPK_API long cpk_monitor_max_iter(const cpk_monitor *mon);
+/**
+ * 1 when an operation estimated to take `estimate` seconds can end within the
+ * time limit (always without a limit), 0 when the time left cannot cover it
+ * or is spent. The clock is otherwise read only between iterations, so a
+ * solver asks this before any operation that may take long and cannot be
+ * interrupted, and stops with CPK_STATUS_TIME_LIMIT instead of starting it.
+ */
+CPK_API int cpk_monitor_fits(const cpk_monitor *mon, double estimate);
+/**
+ * Before a factorization with `ls`: 0 to go on, or CPK_STATUS_TIME_LIMIT when
+ * the time left cannot cover one more factorization as long as the last ones
+ * (measured by ls's statistics since the previous call; the mean of all its
+ * factorizations at the first call, and no estimate before any). One linear
+ * solver per solve. The run can still overrun the limit by the error of the
+ * estimate, and by the first factorization, which has none.
+ */
+CPK_API int cpk_monitor_before_factor(cpk_monitor *mon, const cpk_linsys *ls);
 
 /**
  * A solver method. `alloc` does all allocation (the problem's size and

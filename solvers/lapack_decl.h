@@ -1,0 +1,20 @@
+/* lapack_decl.h: the Fortran LAPACK routines the "lapack" linsys backend calls (LP64, gfortran ABI). */
+#ifndef CPK_SOLVERS_LAPACK_DECL_H
+#define CPK_SOLVERS_LAPACK_DECL_H
+#include <stddef.h>
+
+/*
+ * Declared here rather than through LAPACKE: the Fortran symbols are in every
+ * LAPACK Debian ships (reference, OpenBLAS, ATLAS), the C wrapper library is a
+ * separate package. Character arguments carry their hidden length last, as
+ * gfortran passes it (and LAPACKE's own prototypes declare it).
+ */
+void dgetrf_(const int *m, const int *n, double *a, const int *lda, int *ipiv, int *info);
+void dgetrs_(const char *trans, const int *n, const int *nrhs, const double *a, const int *lda,
+             const int *ipiv, double *b, const int *ldb, int *info, size_t trans_len);
+void dgecon_(const char *norm, const int *n, const double *a, const int *lda, const double *anorm,
+             double *rcond, double *work, int *iwork, int *info, size_t norm_len);
+void dgeequb_(const int *m, const int *n, const double *a, const int *lda, double *r, double *c,
+              double *rowcnd, double *colcnd, double *amax, int *info);
+
+#endif

@@ -1,0 +1,48 @@
+/* linsys_eta.h: the product-form (eta file) column update shared by the LU-based linsys backends. */
+#ifndef CPK_SOLVERS_LINSYS_ETA_H
+#define CPK_SOLVERS_LINSYS_ETA_H
+#include <stddef.h>
+#include <cpkit/linsys.h>
+
+/*
+ * The factored matrix is A_k = A_0 E_1 ... E_k: A_0 factored by the backend,
+ * E_m the identity with column piv[m] replaced by alpha_m = A_{m-1}^{-1} col_m.
+ * Each eta stores alpha_m's pivot entry in pval[m] and its other non-zeros in
+ * ent_idx/ent_val [start[m], start[m+1]). A solve with A_k is a solve with
+ * A_0 followed by linsys_eta_apply (plain), or preceded by
+ * linsys_eta_apply_transposed (transposed).
+ */
+typedef struct linsys_eta {
+  size_t n;
+  size_t neta, eta_cap, nent, ent_cap;
+  size_t *start, *piv, *ent_idx;
+  double *pval, *ent_val;
+} linsys_eta;
+
+/** Allocate an empty eta file for dimension n (CPK_ENOMEM / CPK_EOVERFLOW). */
+int linsys_eta_alloc(linsys_eta *e, size_t n);
+void linsys_eta_free(linsys_eta *e);
+/** Forget every eta (after a fresh factorization). */
+void linsys_eta_reset(linsys_eta *e);
+/** y <- E_k^{-1} ... E_1^{-1} y */
+void linsys_eta_apply(const linsys_eta *e, double *y);
+/** y <- E_1^{-T} ... E_k^{-T} y */
+void linsys_eta_apply_transposed(const linsys_eta *e, double *y);
+/**
+ * Append the eta replacing column j, alpha = A_k^{-1} col. CPK_ESINGULAR (file
+ * unchanged) when alpha is not finite or its pivot alpha_j is negligible, i.e.
+ * the new matrix is numerically singular. May grow the file (CPK_ENOMEM).
+ */
+int linsys_eta_append(linsys_eta *e, size_t j, const double *alpha);
+/**
+ * A backend's whole replace_column once its arguments are checked: alpha =
+ * Ainv_col if given, else solve(state, col) (a plain solve with the current
+ * A_k, into the n-vector `alpha`); then append and count the update in `st`.
+ */
+int linsys_eta_replace(linsys_eta *e, size_t j, const double *col, const double *Ainv_col,
+                       double *alpha, int (*solve)(void *state, double *x), void *state,
+                       cpk_linsys_stats *st);
+/** Entries stored (pivots included), for cpk_linsys_stats.nnz_updates. */
+double linsys_eta_entries(const linsys_eta *e);
+
+#endif
