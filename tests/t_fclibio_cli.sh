@@ -38,6 +38,11 @@ check "solve: an MCP solver refuses the cone problem, exit 1, one line" \
   test "$st" -eq 1 -a "$(lines "$tmp/err")" -eq 1
 check "solve: the message names the file and the kind" has "Rover1040.hdf5.*friction_cone" "$tmp/err"
 
+run solve "$fclib/Rover1040.hdf5" --json
+check "solve without --solver on a cone problem: nsn is chosen and the JSON says solved with merit <= 1e-8" \
+  sh -c "test $st -eq 0 && grep -q '\"solver\": *\"nsn\"' '$tmp/out' && grep -q '\"status\": *\"solved\"' '$tmp/out' &&
+    python3 -c 'import json,sys; sys.exit(0 if json.load(open(\"$tmp/out\"))[\"fclib_merit\"] <= 1e-8 else 1)'"
+
 run check "$fclib/Rover1040.hdf5"
 check "check on a cone problem: one line saying to use --model, exit 1" \
   test "$st" -eq 1 -a "$(lines "$tmp/err")" -eq 1 -a -n "$(grep -e '--model point-coulomb' "$tmp/err")"

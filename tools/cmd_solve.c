@@ -16,7 +16,8 @@ const cli_command cli_cmd_solve = {
     "problems the report and the JSON also give FCLIB's merit (fclib_merit).\n"
     "\n"
     "Options:\n"
-    "  --solver NAME       solver to use (default lemke; see 'cpkit solvers')\n"
+    "  --solver NAME       solver to use (default: lemke, or nsn for a friction-cone\n"
+    "                      problem such as an FCLIB file; see 'cpkit solvers')\n"
     "  --tol X             natural-residual tolerance, X > 0, scaled by\n"
     "                      max(1, ||q||_inf) (default 1e-8)\n"
     "  --max-iter N        iteration/pivot limit, N >= 0 (0 = the solver's default)\n"
@@ -117,7 +118,7 @@ static int parse_options(int argc, char **argv, solve_options *o)
   int c, status = CLI_CONTINUE;
   memset(o, 0, sizeof *o);
   cpk_settings_default(&o->settings);
-  o->solver = cpk_solver_find("lemke");
+  o->solver = NULL; /* chosen by the problem's kind once it is read */
   while (status == CLI_CONTINUE &&
          (c = cli_getopt(&cli_cmd_solve, argc, argv, ":vo:h", solve_longopts)) != -1)
     status = apply_option(c, optarg, o);
@@ -125,7 +126,6 @@ static int parse_options(int argc, char **argv, solve_options *o)
   if (optind == argc) return cli_usage_error(&cli_cmd_solve, "missing FILE");
   if (optind + 1 < argc)
     return cli_usage_error(&cli_cmd_solve, "unexpected argument '%s'", argv[optind + 1]);
-  if (!o->solver) return unknown_solver("lemke");
   o->problem_path = argv[optind];
   return CLI_CONTINUE;
 }
@@ -286,6 +286,8 @@ static int run(int argc, char **argv)
   int *basis0 = NULL;
   int status = parse_options(argc, argv, &o);
   if (status == CLI_CONTINUE) status = cli_read_problem(o.problem_path, &p);
+  if (status == CLI_CONTINUE && !o.solver)
+    o.solver = cpk_solver_find(p->kind == CPK_KIND_FRICTION_CONE ? "nsn" : "lemke");
   if (status == CLI_CONTINUE && o.warm_path) status = load_warm_start(&o, p->n, &z0, &basis0);
   if (status == CLI_CONTINUE) status = solve_problem(p, &o, &r);
   if (status == CLI_CONTINUE) status = write_output(p, r, &o);
