@@ -105,7 +105,8 @@ static void scales(const cpk_varmap *m, const double *P, const double *U, const 
     *vs = fmax(*vs, fabs(gap));
     approach = fmax(approach, -(U0[4 * c] + gap));
   }
-  if (a > 0) *ps = fmax(*ps, approach / a);
+  /* impulses below 1e-9 of the momentum scale |U| / a of the step are round-off */
+  if (a > 0) *ps = fmax(*ps, fmax(approach, 1e-9 * *vs) / a);
   if (!(*ps > 0)) *ps = 1.0;
   if (!(*vs > 0)) *vs = 1.0;
 }
