@@ -1,7 +1,7 @@
 #!/bin/sh
 # install-deps.sh: install cpkit's build dependencies on Debian/Ubuntu (as root, or through sudo).
 set -e
-pkgs="build-essential autoconf automake libtool pkg-config libgsl-dev libsuitesparse-dev libjansson-dev libhdf5-dev gnuplot-nox python3 cmake"
+pkgs="build-essential autoconf automake libtool pkg-config libgsl-dev libsuitesparse-dev libjansson-dev libhdf5-dev gnuplot-nox python3 cmake python3-dev python3-numpy python3-scipy python3-pytest"
 missing=
 for p in $pkgs; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
