@@ -6,7 +6,7 @@
 PyArrayObject *ext_vector(PyObject *obj, const char *what, npy_intp n)
 {
   PyArrayObject *a = (PyArrayObject *)PyArray_FROMANY(obj, NPY_DOUBLE, 0, 0,
-                                                      NPY_ARRAY_IN_ARRAY | NPY_ARRAY_ENSURECOPY);
+                                                      NPY_ARRAY_IN_ARRAY);
   if (!a) {
     PyErr_Clear();
     return (PyArrayObject *)ext_raise(CPK_EINVAL, "%s: not convertible to an array of floats", what);

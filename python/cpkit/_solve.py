@@ -31,10 +31,10 @@ def solvers():
             for name, desc, kinds in _cpkit.solvers()]
 
 
-def _unknown(what, name, valid, code=9, errname="CPK_ENOTFOUND"):
+def _unknown(what, name, valid, where="", code=9, errname="CPK_ENOTFOUND"):
     close = difflib.get_close_matches(str(name), valid, n=1)
     hint = f"; did you mean '{close[0]}'?" if close else ""
-    raise Error(f"unknown {what} '{name}' (valid: {', '.join(valid)}){hint}", code, errname)
+    raise Error(f"unknown {what} '{name}'{where} (valid: {', '.join(valid)}){hint}", code, errname)
 
 
 def _check_names(solver, settings):
@@ -44,7 +44,7 @@ def _check_names(solver, settings):
     valid = _settings_of(solver)
     for key in settings:
         if key not in valid:
-            _unknown(f"setting for solver '{solver}'", key, valid, 1, "CPK_EINVAL")
+            _unknown("setting", key, valid, f" for solver '{solver}'", 1, "CPK_EINVAL")
 
 
 def _translate(solver, settings):
@@ -53,7 +53,7 @@ def _translate(solver, settings):
         choices = _CHOICES.get((solver, key))
         if choices is not None and isinstance(value, str):
             if value not in choices:
-                _unknown(f"value of '{key}'", value, list(choices), 1, "CPK_EINVAL")
+                _unknown(f"value of '{key}'", value, list(choices), "", 1, "CPK_EINVAL")
             value = choices[value]
         elif isinstance(value, (bool, np.bool_)):
             value = int(value)
