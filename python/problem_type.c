@@ -160,8 +160,9 @@ PyObject *ext_cone_problem(PyObject *self, PyObject *args)
     return ext_raise(CPK_EINVAL, "dim must be 2, 3 or 4 (got %zd)", dim);
   if (to_matrix(wobj, &W)) return NULL;
   if (W->n % (size_t)dim) {
+    size_t n = W->n;
     cpk_matrix_free(W);
-    return ext_raise(CPK_EINVAL, "W: size %zu is not a multiple of dim = %zd", W->n, dim);
+    return ext_raise(CPK_EINVAL, "W: size %zu is not a multiple of dim = %zd", n, dim);
   }
   if ((q = ext_vector(qobj, "q", (npy_intp)W->n)) &&
       (mu = ext_vector(muobj, "mu", (npy_intp)(W->n / (size_t)dim)))) {
