@@ -13,9 +13,23 @@
 typedef struct {
   PyObject_HEAD
   cpk_problem *p;
+  PyObject *owner; /**< what p->params points into (a compiled system's map), or NULL */
 } ext_problem;
 
 extern PyTypeObject ext_problem_type;
+extern PyTypeObject ext_system_type;
+extern PyTypeObject ext_varmap_type;
+
+/** The static types of the module: a C struct freed by `dealloc`, plain methods. */
+#define EXT_TYPE(name, ctype, dealloc, doc, methods)                                           \
+  {                                                                                          \
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = (name), .tp_basicsize = sizeof(ctype),          \
+    .tp_dealloc = (destructor)(dealloc), .tp_flags = Py_TPFLAGS_DEFAULT, .tp_doc = (doc),    \
+    .tp_methods = (methods)                                                                  \
+  }
+
+/** Wrap p (taken over; freed on failure); owner (may be NULL) is kept alive as long as p. */
+PyObject *ext_problem_wrap(cpk_problem *p, PyObject *owner);
 
 /** Raise cpkit.Error(message, code, name); returns NULL for `return ext_raise(...)`. */
 PyObject *ext_raise(int code, const char *fmt, ...)
@@ -39,4 +53,6 @@ PyObject *ext_cone_problem(PyObject *self, PyObject *args);
 PyObject *ext_read_problem(PyObject *self, PyObject *args);
 PyObject *ext_solve(PyObject *self, PyObject *args);
 PyObject *ext_settings_names(PyObject *self, PyObject *args);
+PyObject *ext_read_system(PyObject *self, PyObject *args);
+PyObject *ext_compile(PyObject *self, PyObject *args);
 #endif

@@ -93,6 +93,9 @@ static PyMethodDef methods[] = {
     {"read_problem", ext_read_problem, METH_VARARGS, "read_problem(path): text format v1 or FCLIB HDF5."},
     {"solve", ext_solve, METH_VARARGS,
      "solve(problem, solver, settings, z0, basis, covering) -> dict of the result."},
+    {"read_system", ext_read_system, METH_VARARGS, "read_system(path): contact system (JSON or FCLIB)."},
+    {"compile", ext_compile, METH_VARARGS,
+     "compile(system, model, directions, form, dense) -> (Problem, VarMap)."},
     {"settings_names", ext_settings_names, METH_O,
      "settings_names(solver) -> names of the settings the solver takes."},
     {NULL, NULL, 0, NULL}};
@@ -108,7 +111,9 @@ PyMODINIT_FUNC PyInit__cpkit(void)
   import_array();
   /* GSL's default handler aborts the process: the library reports errors through codes. */
   gsl_set_error_handler_off();
-  if (PyType_Ready(&ext_problem_type) < 0) return NULL;
+  if (PyType_Ready(&ext_problem_type) < 0 || PyType_Ready(&ext_system_type) < 0 ||
+      PyType_Ready(&ext_varmap_type) < 0)
+    return NULL;
   m = PyModule_Create(&module);
   if (!m) return NULL;
   Py_INCREF(&ext_problem_type);

@@ -4,13 +4,15 @@
 #include <string.h>
 #include "ext.h"
 
+/* The problem goes before its owner: a compiled problem's F reads the owner's map. */
 static void problem_dealloc(ext_problem *self)
 {
   cpk_problem_free(self->p);
+  Py_XDECREF(self->owner);
   Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-static PyObject *wrap(cpk_problem *p)
+PyObject *ext_problem_wrap(cpk_problem *p, PyObject *owner)
 {
   ext_problem *obj = PyObject_New(ext_problem, &ext_problem_type);
   if (!obj) {
@@ -18,8 +20,12 @@ static PyObject *wrap(cpk_problem *p)
     return NULL;
   }
   obj->p = p;
+  Py_XINCREF(owner);
+  obj->owner = owner;
   return (PyObject *)obj;
 }
+
+static PyObject *wrap(cpk_problem *p) { return ext_problem_wrap(p, NULL); }
 
 /* A dense n-by-n matrix from a 2-D array. */
 static int dense_matrix(PyObject *obj, cpk_matrix **out)
@@ -223,9 +229,11 @@ static PyObject *problem_data(ext_problem *self, PyObject *unused)
 {
   const cpk_problem *p = self->p;
   int cone = p->kind == CPK_KIND_FRICTION_CONE;
+  PyObject *M = p->M ? matrix_data(p->M) : (Py_INCREF(Py_None), Py_None);
+  PyObject *q = p->q ? ext_array_from(p->q, p->n) : (Py_INCREF(Py_None), Py_None);
   return Py_BuildValue("{s:s,s:n,s:z,s:N,s:N,s:N,s:N,s:n,s:n,s:N}", "kind",
                        cpk_problem_kind_name(p->kind), "n", (Py_ssize_t)p->n, "name", p->name,
-                       "M", matrix_data(p->M), "q", ext_array_from(p->q, p->n), "lower",
+                       "M", M, "q", q, "lower",
                        ext_array_from(p->lower, p->n), "upper", ext_array_from(p->upper, p->n),
                        "nc", (Py_ssize_t)p->nc, "cone_dim", (Py_ssize_t)p->cone_dim, "mu",
                        cone ? ext_array_from(p->mu, p->nc) : (Py_INCREF(Py_None), Py_None));
@@ -236,11 +244,7 @@ static PyMethodDef problem_methods[] = {
      "Copies of the problem's data: dict with kind, n, name, M, q, lower, upper, nc, cone_dim, mu."},
     {NULL, NULL, 0, NULL}};
 
-PyTypeObject ext_problem_type = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "cpkit._cpkit.Problem",
-    .tp_basicsize = sizeof(ext_problem),
-    .tp_dealloc = (destructor)problem_dealloc,
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "A cpkit problem owned by the library (build through the cpkit package).",
-    .tp_methods = problem_methods,
-};
+PyTypeObject ext_problem_type =
+    EXT_TYPE("cpkit._cpkit.Problem", ext_problem, problem_dealloc,
+             "A cpkit problem owned by the library (build through the cpkit package).",
+             problem_methods);

@@ -130,17 +130,20 @@ static PyObject *result_dict(const cpk_problem *p, const cpk_result *r)
                        "solutions", solutions_array(r), "message", r->message, "fc_merit", merit);
 }
 
-/* Alloc and solve without the GIL: the problem object is kept alive by the caller's reference. */
+/*
+ * Alloc and solve without the GIL (the problem object is kept alive by the caller's
+ * reference), except for a compiled nonlinear problem: its F works in its map's
+ * buffers, which two threads must not share, and the GIL serialises them.
+ */
 static int run(const cpk_solver_type *T, const cpk_problem *p, const cpk_settings *s,
                cpk_result *r, cpk_error *err)
 {
   cpk_solver *solver = NULL;
-  int rc;
-  Py_BEGIN_ALLOW_THREADS
-  rc = cpk_solver_alloc(T, p, s, &solver, err);
+  PyThreadState *ts = p->kind == CPK_KIND_NONLINEAR_MCP ? NULL : PyEval_SaveThread();
+  int rc = cpk_solver_alloc(T, p, s, &solver, err);
   if (rc == CPK_OK) rc = cpk_solver_solve(solver, r, err);
   cpk_solver_free(solver);
-  Py_END_ALLOW_THREADS
+  if (ts) PyEval_RestoreThread(ts);
   return rc;
 }
 

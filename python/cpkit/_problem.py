@@ -80,6 +80,8 @@ class Problem:
     def M(self):
         """The matrix (W for cone problems): dense NumPy array, or scipy CSC matrix if sparse."""
         stored = self._data["M"]
+        if stored is None:  # a nonlinear problem: F is a callback
+            return None
         if stored[0] == "dense":
             return stored[1].copy()
         _, m, n, indptr, indices, data = stored
@@ -93,7 +95,9 @@ class Problem:
         return csc_matrix((data.copy(), indices.copy(), indptr.copy()), shape=(m, n))
 
     def F(self, z):
-        """F(z) = M z + q (u = W r + q for cone problems), computed in NumPy."""
+        """F(z) = M z + q (u = W r + q for cone problems), computed in NumPy (affine kinds)."""
+        if self._data["M"] is None:
+            raise Error("F: a nonlinear problem's F is evaluated by the library only")
         return self.M @ np.asarray(z, dtype=np.float64) + self._data["q"]
 
     def __repr__(self):
