@@ -123,11 +123,11 @@ static PyObject *finish(int rc, cpk_problem *p, const char *what)
   return wrap(p);
 }
 
-static PyArrayObject *optional_vector(PyObject *obj, const char *what, npy_intp n, int *failed)
+/* None stays NULL (the library's default bound); anything else must be a vector of length n. */
+static int optional_vector(PyObject *obj, const char *what, npy_intp n, PyArrayObject **out)
 {
-  PyArrayObject *a = obj == Py_None ? NULL : ext_vector(obj, what, n);
-  *failed = obj != Py_None && !a;
-  return a;
+  *out = obj == Py_None ? NULL : ext_vector(obj, what, n);
+  return obj != Py_None && !*out ? -1 : 0;
 }
 
 PyObject *ext_affine_problem(PyObject *self, PyObject *args)
@@ -136,11 +136,10 @@ PyObject *ext_affine_problem(PyObject *self, PyObject *args)
   PyArrayObject *q = NULL, *l = NULL, *u = NULL;
   cpk_matrix *M = NULL;
   cpk_problem *p = NULL;
-  int fl = 0, fu = 0;
   if (!PyArg_ParseTuple(args, "OOOO", &mobj, &qobj, &lobj, &uobj) || to_matrix(mobj, &M)) return NULL;
   npy_intp n = (npy_intp)M->n;
-  if ((q = ext_vector(qobj, "q", n)) && (l = optional_vector(lobj, "lower", n, &fl), !fl) &&
-      (u = optional_vector(uobj, "upper", n, &fu), !fu)) {
+  if ((q = ext_vector(qobj, "q", n)) && optional_vector(lobj, "lower", n, &l) == 0 &&
+      optional_vector(uobj, "upper", n, &u) == 0) {
     int rc = lobj == Py_None && uobj == Py_None
                  ? cpk_problem_alloc_lcp(M, PyArray_DATA(q), &p)
                  : cpk_problem_alloc_affine_mcp(M, PyArray_DATA(q), l ? PyArray_DATA(l) : NULL,
