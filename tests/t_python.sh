@@ -29,9 +29,11 @@ if test -n "$CPK_SAN_FLAGS"; then
 fi
 
 PYTHONPATH=$CPK_ABS_TOP_BUILDDIR/python${PYTHONPATH:+:$PYTHONPATH}
+# The module's rpath is the install's libdir: the build tree's libcpkit comes first.
+LD_LIBRARY_PATH=$CPK_ABS_TOP_BUILDDIR/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 CPK_TEST_DATA=$srcdir/data
 PYTHONDONTWRITEBYTECODE=1 # the source tree may be read-only (make distcheck)
-export PYTHONPATH CPK_TEST_DATA PYTHONDONTWRITEBYTECODE
+export PYTHONPATH LD_LIBRARY_PATH CPK_TEST_DATA PYTHONDONTWRITEBYTECODE
 
 out=$(mktemp "${TMPDIR:-/tmp}/t_python.XXXXXX") || { echo "Bail out! mktemp failed"; exit 1; }
 trap 'rm -f "$out"' 0
