@@ -1,0 +1,35 @@
+"""cpkit: complementarity problems of frictional contact, from Python.
+
+A thin layer over the C library libcpkit (the extension module cpkit._cpkit):
+
+- ``solve(M, q, lower=None, upper=None, solver="lemke", ...)``: an LCP, or an
+  affine box-constrained MCP when bounds are given; M a NumPy array or any
+  scipy.sparse matrix.
+- ``solve_cone(W, q, mu, dim=3, solver="nsn", ...)``: FCLIB's local
+  frictional-contact problem (Coulomb cones), with FCLIB's merit in the result.
+- ``read_problem(path)``: a problem file (cpkit text format, or FCLIB HDF5).
+- ``solvers()``: the registered solvers, the problem kinds and settings each takes.
+- ``read_system(path)``, ``compile(system, model)``, ``solve_system(system, model)``:
+  contact systems compiled by a contact model, answers per contact as arrays.
+
+Every failure of a call raises :class:`cpkit.Error` with the library's message
+and code; the outcome of a solve (solved, ray_termination, max_iterations, ...)
+is ``Result.status``, never an exception. See doc/python.md.
+"""
+from ._errors import Error
+from . import _cpkit
+
+_cpkit._register_error(Error)
+
+from ._problem import Problem, read_problem  # noqa: E402  (needs Error registered)
+from ._solve import Result, SolverInfo, solve, solve_cone, solvers  # noqa: E402
+from ._system import Compiled, System, compile, read_system, solve_system  # noqa: E402
+
+__version__ = _cpkit.version()
+
+#: Basis entries (Result.basis, the ``basis=`` warm start): variable at its lower bound,
+#: at its upper bound, or basic (between its bounds, F_i(z) = 0).
+AT_LOWER, AT_UPPER, BASIC = 0, 1, 2
+
+__all__ = ["Error", "Problem", "Result", "SolverInfo", "read_problem", "solve", "solve_cone",
+           "solvers", "System", "Compiled", "read_system", "compile", "solve_system", "AT_LOWER", "AT_UPPER", "BASIC", "__version__"]

@@ -1,0 +1,180 @@
+/* solve.c: the extension's solve(): settings from a dict, warm start, one cpk_solver run with the GIL released, the result as a dict of arrays. */
+#define NO_IMPORT_ARRAY
+#include <string.h>
+#include "ext.h"
+#include "settings_table.h"
+
+/* Arrays the settings point into; they must live until the solve is over. */
+typedef struct {
+  PyArrayObject *z0, *basis, *covering;
+} solve_inputs;
+
+static void inputs_release(solve_inputs *in)
+{
+  Py_XDECREF(in->z0);
+  Py_XDECREF(in->basis);
+  Py_XDECREF(in->covering);
+}
+
+static int apply_linsys(PyObject *value, cpk_settings *s)
+{
+  const char *name = PyUnicode_Check(value) ? PyUnicode_AsUTF8(value) : NULL;
+  if (name && (s->linsys = cpk_linsys_find(name))) return 0;
+  PyErr_Clear();
+  ext_raise(CPK_EINVAL, "linsys: unknown linear solver (valid: %s, %s)", cpk_linsys_dense->name,
+            cpk_linsys_umfpack->name);
+  return -1;
+}
+
+static int apply_one(const char *solver, PyObject *key, PyObject *value, cpk_settings *s)
+{
+  const char *name = PyUnicode_Check(key) ? PyUnicode_AsUTF8(key) : NULL;
+  if (!name) return -1;
+  if (strcmp(name, "linsys") == 0) return apply_linsys(value, s);
+  const ext_setting *e = ext_setting_find(solver, name);
+  if (!e) {
+    ext_raise(CPK_EINVAL, "unknown setting '%s' for solver '%s'", name, solver);
+    return -1;
+  }
+  if (ext_setting_apply(e, value, s) == 0) return 0;
+  PyErr_Clear();
+  ext_raise(CPK_EINVAL, "setting '%s': expected %s", name,
+            e->type == EXT_DOUBLE ? "a number" : "an integer in range");
+  return -1;
+}
+
+static int apply_settings(const char *solver, PyObject *dict, cpk_settings *s)
+{
+  PyObject *key, *value;
+  Py_ssize_t pos = 0;
+  if (!PyDict_Check(dict)) {
+    PyErr_SetString(PyExc_TypeError, "settings must be a dict");
+    return -1;
+  }
+  while (PyDict_Next(dict, &pos, &key, &value))
+    if (apply_one(solver, key, value, s)) return -1;
+  return 0;
+}
+
+static int int_vector(PyObject *obj, npy_intp n, PyArrayObject **out)
+{
+  *out = (PyArrayObject *)PyArray_FROMANY(obj, NPY_INT, 1, 1, NPY_ARRAY_IN_ARRAY | NPY_ARRAY_FORCECAST);
+  if (*out && PyArray_DIM(*out, 0) == n) return 0;
+  PyErr_Clear();
+  Py_CLEAR(*out);
+  ext_raise(CPK_EINVAL, "basis: expected %ld integers (0 lower, 1 upper, 2 basic)", (long)n);
+  return -1;
+}
+
+static int warm_start(PyObject *z0, PyObject *basis, PyObject *covering, npy_intp n,
+                      solve_inputs *in, cpk_settings *s)
+{
+  if (z0 != Py_None) {
+    if (!(in->z0 = ext_vector(z0, "z0", n))) return -1;
+    s->z0 = PyArray_DATA(in->z0);
+  }
+  if (basis != Py_None) {
+    if (int_vector(basis, n, &in->basis)) return -1;
+    s->basis0 = PyArray_DATA(in->basis);
+  }
+  if (covering != Py_None) {
+    if (!(in->covering = ext_vector(covering, "covering", n))) return -1;
+    s->lemke.covering = PyArray_DATA(in->covering);
+  }
+  return 0;
+}
+
+static PyObject *stats_dict(const cpk_result *r)
+{
+  PyObject *d = PyDict_New();
+  for (size_t k = 0; d && k < r->nstats; k++) {
+    PyObject *v = PyFloat_FromDouble(r->stats[k].value);
+    if (!v || PyDict_SetItemString(d, r->stats[k].name, v) < 0) Py_CLEAR(d);
+    Py_XDECREF(v);
+  }
+  return d;
+}
+
+static PyObject *basis_array(const cpk_result *r)
+{
+  if (!r->has_basis) Py_RETURN_NONE;
+  npy_intp n = (npy_intp)r->n;
+  PyArrayObject *a = (PyArrayObject *)PyArray_SimpleNew(1, &n, NPY_INT);
+  if (a && n) memcpy(PyArray_DATA(a), r->basis, r->n * sizeof *r->basis);
+  return (PyObject *)a;
+}
+
+static PyObject *solutions_array(const cpk_result *r)
+{
+  if (!r->nsolutions) Py_RETURN_NONE;
+  npy_intp dims[2] = {(npy_intp)r->nsolutions, (npy_intp)r->n};
+  PyArrayObject *a = (PyArrayObject *)PyArray_SimpleNew(2, dims, NPY_DOUBLE);
+  if (a) memcpy(PyArray_DATA(a), r->solutions, r->nsolutions * r->n * sizeof(double));
+  return (PyObject *)a;
+}
+
+static PyObject *result_dict(const cpk_problem *p, const cpk_result *r)
+{
+  PyObject *merit = Py_None;
+  Py_INCREF(Py_None);
+  if (p->kind == CPK_KIND_FRICTION_CONE) {
+    Py_DECREF(Py_None);
+    merit = PyFloat_FromDouble(cpk_fc_merit(p, r->z, r->w));
+  }
+  PyObject *ray = r->has_ray ? ext_array_from(r->ray, r->n) : (Py_INCREF(Py_None), Py_None);
+  return Py_BuildValue("{s:s,s:s,s:N,s:N,s:d,s:d,s:l,s:d,s:N,s:N,s:N,s:N,s:s,s:N}", "status",
+                       cpk_status_name(r->status), "solver", r->solver ? r->solver : "", "z",
+                       ext_array_from(r->z, r->n), "w", ext_array_from(r->w, r->n), "residual",
+                       r->residual, "tolerance", r->tolerance, "iterations", r->iterations, "time",
+                       r->time_s, "stats", stats_dict(r), "basis", basis_array(r), "ray", ray,
+                       "solutions", solutions_array(r), "message", r->message, "fc_merit", merit);
+}
+
+/*
+ * Alloc and solve without the GIL (the problem object is kept alive by the caller's
+ * reference), except for a compiled nonlinear problem: its F works in its map's
+ * buffers, which two threads must not share, and the GIL serialises them.
+ */
+static int run(const cpk_solver_type *T, const cpk_problem *p, const cpk_settings *s,
+               cpk_result *r, cpk_error *err)
+{
+  cpk_solver *solver = NULL;
+  PyThreadState *ts = p->kind == CPK_KIND_NONLINEAR_MCP ? NULL : PyEval_SaveThread();
+  int rc = cpk_solver_alloc(T, p, s, &solver, err);
+  if (rc == CPK_OK) rc = cpk_solver_solve(solver, r, err);
+  cpk_solver_free(solver);
+  if (ts) PyEval_RestoreThread(ts);
+  return rc;
+}
+
+static PyObject *solve_with(const cpk_solver_type *T, const cpk_problem *p, const cpk_settings *s)
+{
+  cpk_result *r = NULL;
+  cpk_error err;
+  cpk_error_clear(&err);
+  int rc = cpk_result_alloc(p->n, &r);
+  if (rc == CPK_OK) rc = run(T, p, s, r, &err);
+  PyObject *out = rc ? ext_raise_error(rc, &err) : result_dict(p, r);
+  cpk_result_free(r);
+  return out;
+}
+
+PyObject *ext_solve(PyObject *self, PyObject *args)
+{
+  ext_problem *prob;
+  const char *name;
+  PyObject *settings, *z0, *basis, *covering, *out = NULL;
+  solve_inputs in = {NULL, NULL, NULL};
+  cpk_settings s;
+  if (!PyArg_ParseTuple(args, "O!sOOOO", &ext_problem_type, &prob, &name, &settings, &z0, &basis,
+                        &covering))
+    return NULL;
+  const cpk_solver_type *T = cpk_solver_find(name);
+  if (!T) return ext_raise(CPK_ENOTFOUND, "unknown solver '%s'", name);
+  cpk_settings_default(&s);
+  if (apply_settings(name, settings, &s) == 0 &&
+      warm_start(z0, basis, covering, (npy_intp)prob->p->n, &in, &s) == 0)
+    out = solve_with(T, prob->p, &s);
+  inputs_release(&in);
+  return out;
+}
