@@ -66,9 +66,9 @@ int cvm_setup_ellipsoid(cpk_varmap *C, const cpk_contact_system *s, size_t c, co
  * (doc/formulations.md, "Scaled rows"). With y_a = p_a / e_a (impulse) and
  * s_a = e_a U_a (velocity), the seed's rows are e_a (mu P_n s_a + y_a sigma) = 0
  * and 0 <= sigma _|_ mu^2 P_n^2 - |y|^2 >= 0. Here, with g the normal row in
- * velocity units and phi = max(g, 0)^2 / V:
+ * velocity units and phi = g+^2 / (V + g+), g+ = max(g, 0):
  *   (mu |P_n| s_a + y_a (sigma + phi)) / V = 0                     impulse units
- *   0 <= sigma _|_ w (mu P_n - |y|) + phi (sigma - |s|) / V >= 0   velocity units
+ *   0 <= sigma _|_ w (mu P_n - |y|) + phi (sigma - |s|) / (V + phi) >= 0   velocity
  * w and V are the contact's scale factors (contact_scale.c). Where P_n > 0
  * (so g = 0) these are the seed's rows times positive factors (P_n, sigma >= 0
  * there, and mu P_n - |y| has the sign of mu^2 P_n^2 - |y|^2). Where g > 0
@@ -112,7 +112,7 @@ static double cone_slope(const cvm_contact *cc, const cvm_rowctx *x, size_t q, d
   return snorm > 0 ? -x->U[q + 1] / snorm : 0.0; /* -s_q / |s| / e_q, s_q = e_q U_q */
 }
 
-/* 0 <= sigma _|_ w (mu P_n - |y|) + phi (sigma - |s|) / V >= 0. |s| is not
+/* 0 <= sigma _|_ w (mu P_n - |y|) + phi (sigma - |s|) / (V + phi) >= 0. |s| is not
  * differentiable at s = 0 (a separating contact at rest); slope 0 there. */
 static void cone_row(cvm_rowctx *x, double pn, double phi, double dphi, size_t kgap, double dgap)
 {
@@ -124,30 +124,36 @@ static void cone_row(cvm_rowctx *x, double pn, double phi, double dphi, size_t k
     y2 += pk * pk / cc->e2[q];
     s2 += cc->e2[q] * x->U[q + 1] * x->U[q + 1];
   }
-  double snorm = sqrt(s2), t = (sigma - snorm) * iv, a = cc->mu * pn, r = sqrt(y2);
-  x->f[ks] = cc->scale_w * (a - r) + phi * t;
-  x->dfdU[4 * ks] = dphi * t;
+  /* the separation term phi / (V + phi) (sigma - |s|): a velocity, phi (sigma - |s|) / V
+   * near g = 0, bounded by |sigma - |s|| far from it */
+  double c = phi / (cc->scale_v + phi), dc = cc->scale_v * iv / (1 + phi * iv);
+  dc = dc * dc * iv * dphi; /* d c / d g = V / (V + phi)^2 dphi */
+  double snorm = sqrt(s2), t = sigma - snorm, a = cc->mu * pn, r = sqrt(y2);
+  x->f[ks] = cc->scale_w * (a - r) + c * t;
+  x->dfdU[4 * ks] = dc * t;
   x->umask[ks] = 1;
   for (size_t q = 0; q < cc->nf; q++) {
-    x->dfdU[4 * ks + q + 1] = snorm > 0 ? -phi * iv * cc->e2[q] * x->U[q + 1] / snorm : 0.0;
+    x->dfdU[4 * ks + q + 1] = snorm > 0 ? -c * cc->e2[q] * x->U[q + 1] / snorm : 0.0;
     x->umask[ks] |= (unsigned char)(1u << (q + 1));
   }
   for (size_t k = 0; k < cc->npn; k++) cvm_partial(x, ks, cc->kpn[k], cc->scale_w * cc->mu);
   for (size_t q = 0; q < cc->nf; q++)
     cvm_partial(x, ks, cc->kf[q], -cc->scale_w * cone_slope(cc, x, q, a, r, snorm));
-  cvm_partial(x, ks, ks, phi * iv);
-  if (kgap != (size_t)-1) cvm_partial(x, ks, kgap, dphi * t * dgap);
+  cvm_partial(x, ks, ks, c);
+  if (kgap != (size_t)-1) cvm_partial(x, ks, kgap, dc * t * dgap);
 }
 
 void cvm_friction_rows(cvm_rowctx *x, double gap, size_t kgap, double dgap)
 {
   double pn = 0.0;
   for (size_t q = 0; q < x->cc->npn; q++) pn += CVM_Z(x, x->cc->kpn[q]);
-  /* the separation indicator phi = g+^2 / V: a velocity, 0 with slope 0 at g = 0,
-   * so a pressed contact (g = 0 up to rounding) sees the seed's rows and slopes */
-  double gp = gap > 0 ? gap : 0.0, iv = 1.0 / x->cc->scale_v;
-  slip_rows(x, pn, gp * gp * iv, 2 * gp * iv, kgap, dgap);
-  cone_row(x, pn, gp * gp * iv, 2 * gp * iv, kgap, dgap);
+  /* the separation indicator phi = g+^2 / (V + g+): a velocity, 0 with slope 0 at
+   * g = 0, so a pressed contact (g = 0 up to rounding) sees the seed's rows and
+   * slopes; growing like g far from it, so a wild iterate does not blow F up */
+  double gp = gap > 0 ? gap : 0.0, V = x->cc->scale_v, d = V + gp;
+  double phi = gp * gp / d, dphi = gp * (2 * V + gp) / (d * d);
+  slip_rows(x, pn, phi, dphi, kgap, dgap);
+  cone_row(x, pn, phi, dphi, kgap, dgap);
 }
 
 int cvm_rows_scaled(const cvm_rowctx *x) { return !x->C->affine; }
