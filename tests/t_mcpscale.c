@@ -189,8 +189,8 @@ static void test_covariance(const char *model, double s)
 /* (i-b) Units: a 2.7 kg ball and the same at mass x1000: the impulses scale, the
  * velocities do not, and a Newton method takes the same number of iterations within a
  * few. The mass x1/1000 run (the 2.7 g table-tennis ball of issue 14) is reported, not
- * asserted: bdnewton and fbnewton still stall on it (absolute constants in the solvers,
- * see doc/formulations.md). */
+ * asserted: bdnewton and fbnewton still stall on it (their merit and regularization mix
+ * the two units, see doc/formulations.md). */
 static void test_units(const char *model, const char *solver)
 {
   static const double scales[2] = {1e3, 1e-3};
