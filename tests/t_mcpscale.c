@@ -53,11 +53,11 @@ static cpk_contact_system *ball(double scale)
   return s;
 }
 
-/* Box 0.4 x 0.2 x 0.1 m of mass m on its four bottom corners, pushed along x by
+/* Box 2a x 0.2 x 2c m of mass m on its four bottom corners, pushed along x by
  * push * mu m g (through the centre of mass), at rest: h = 10 ms. */
-static cpk_contact_system *box(double m, double push)
+static cpk_contact_system *box(double m, double push, double a, double c)
 {
-  const double a = 0.2, b = 0.1, c = 0.05, mu = 0.4, v[6] = {0};
+  const double b = 0.1, mu = 0.4, v[6] = {0};
   const double I[3] = {m * (4 * b * b + 4 * c * c) / 12, m * (4 * a * a + 4 * c * c) / 12,
                        m * (4 * a * a + 4 * b * b) / 12};
   cpk_contact_system *s = body(m, I, v, push * mu * m * FT_G, 0.01);
@@ -246,36 +246,55 @@ static double coulomb_violation(const outcome *o, size_t nc, double mu, double v
 }
 
 /* (ii) The box pushed at 1.5 mu m g slides along x: no sideways or yaw velocity, no
- * friction on a corner without normal impulse, Coulomb at every corner. */
-static void test_pushed_box(const char *model, const char *solver, double m)
+ * friction on a corner without normal impulse, Coulomb at every corner. A flat box
+ * (0.4 x 0.2 x 0.1 m) keeps its four corners loaded and slides at v_x = 0.5 mu g h; a
+ * tall one (0.2 x 0.2 x 0.6 m: the push's moment 0.6 m g * 0.3 exceeds m g * 0.1)
+ * tips onto its front edge, so its rear corners carry nothing; fbnewton stalls on it
+ * today, and the test asks only that a claimed solution be physical. */
+static void test_pushed_box(const char *model, const char *solver, double m, int tall)
 {
   const double mu = 0.4, pscale = m * FT_G * 0.01; /* the weight's impulse over the step */
   outcome o;
-  cpk_contact_system *s = box(m, 1.5);
+  cpk_contact_system *s = tall ? box(m, 1.5, 0.1, 0.3) : box(m, 1.5, 0.2, 0.05);
   int solved = s && solve(s, model, solver, 1e-8 * fmin(1.0, m), &o);
   cpk_contact_system_free(s);
-  t_ok(solved, "box %g kg pushed at 1.5 mu m g, %s: %s solves", m, model, solver);
+  const char *what = tall ? "tall box" : "box";
+  if (tall && !solved) { /* a stall is no false answer; what is tested is "solved" */
+    t_ok(1, "%s %g kg, %s: %s does not claim a solution", what, m, model, solver);
+    outcome_free(&o);
+    return;
+  }
+  t_ok(solved, "%s %g kg pushed at 1.5 mu m g, %s: %s solves", what, m, model, solver);
   if (!solved) {
     outcome_free(&o);
     return;
   }
   double worst = coulomb_violation(&o, 4, mu, 1e-6), unloaded = 0.0, ptotal = 0.0;
+  int nunloaded = 0;
   for (size_t c = 0; c < 4; c++) {
-    ptotal += o.P[4 * c];
-    if (o.P[4 * c] <= 1e-9 * pscale) unloaded = fmax(unloaded, hypot(o.P[4 * c + 1], o.P[4 * c + 2]));
+    const double *P = o.P + 4 * c;
+    ptotal += P[0];
+    if (P[0] > 1e-9 * pscale) continue;
+    nunloaded++;
+    unloaded = fmax(unloaded, hypot(P[1], P[2]));
   }
-  t_ok(worst <= 1e-6 * pscale, "box %g kg, %s, %s: Coulomb at every corner (%.1e of m g h)", m,
-       model, solver, worst / pscale);
-  t_ok(unloaded <= 1e-6 * pscale, "box %g kg, %s, %s: no friction without normal impulse (%.1e)",
-       m, model, solver, unloaded / pscale);
-  t_near(ptotal / pscale, 1.0, 1e-6, "box %g kg, %s, %s: the corners carry the weight", m, model,
-         solver);
-  /* v_x+ = h g (1.5 mu - mu) = 0.5 mu g h; nothing sideways, no yaw */
-  t_near(o.v[0], 0.5 * mu * FT_G * 0.01, 1e-7, "box %g kg, %s, %s: v_x = 0.5 mu g h", m, model,
-         solver);
+  t_ok(worst <= 1e-6 * pscale, "%s %g kg, %s, %s: Coulomb at every corner (%.1e of m g h)", what,
+       m, model, solver, worst / pscale);
+  t_ok(unloaded <= 1e-6 * pscale,
+       "%s %g kg, %s, %s: no friction without normal impulse (%.1e of m g h, %d corners)", what,
+       m, model, solver, unloaded / pscale, nunloaded);
   t_ok(fabs(o.v[1]) < 1e-7 && fabs(o.v[5]) < 1e-7,
-       "box %g kg, %s, %s: no sideways (%.1e) or yaw (%.1e) velocity", m, model, solver, o.v[1],
-       o.v[5]);
+       "%s %g kg, %s, %s: no sideways (%.1e) or yaw (%.1e) velocity", what, m, model, solver,
+       o.v[1], o.v[5]);
+  if (tall) {
+    t_ok(nunloaded == 2, "%s %g kg, %s, %s: tips, 2 unloaded corners (%d)", what, m, model,
+         solver, nunloaded);
+  } else { /* four corners loaded, no vertical motion: v_x+ = h g (1.5 mu - mu) */
+    t_near(ptotal / pscale, 1.0, 1e-6, "%s %g kg, %s, %s: the corners carry the weight", what, m,
+           model, solver);
+    t_near(o.v[0], 0.5 * mu * FT_G * 0.01, 1e-7, "%s %g kg, %s, %s: v_x = 0.5 mu g h", what, m,
+           model, solver);
+  }
   outcome_free(&o);
 }
 
@@ -289,8 +308,10 @@ int main(void)
     for (int j = 0; j < 2; j++) test_units(models[i], solvers[j]);
   }
   for (int i = 0; i < 2; i++) {
-    test_pushed_box(models[i], "fbnewton", 1.0);
-    test_pushed_box(models[i], "fbnewton", 1e-3);
+    for (int tall = 0; tall < 2; tall++) {
+      test_pushed_box(models[i], "fbnewton", 1.0, tall);
+      test_pushed_box(models[i], "fbnewton", 1e-3, tall);
+    }
   }
   return t_done();
 }
