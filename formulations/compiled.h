@@ -58,6 +58,9 @@ typedef struct cvm_contact {
   double delta_max;
   /* polyhedral */
   size_t ndir, dir_off; /* directions (t, o, r) at dirs[3 * dir_off ...] */
+  /* units of the NCP friction rows (contact_scale.c): compliance w (velocity per
+   * impulse, diagonal of A_cc) and reference velocity V (free contact velocity) */
+  double scale_w, scale_v;
 } cvm_contact;
 
 typedef struct cvm_emitter cvm_emitter;
@@ -139,8 +142,14 @@ int cvm_compile(const cpk_contact_system *s, cpk_contact_model model, const cpk_
 int cvm_setup_ellipsoid(struct cpk_varmap *C, const cpk_contact_system *s, size_t c,
                         const double e[3], int torsion, double rolling_tol, cpk_error *err);
 int cvm_rows_ellipsoid(cvm_rowctx *x);
-/* The friction rows alone (p_t, p_o[, p_r], sigma), normal impulse = sum of kpn unknowns. */
-void cvm_friction_rows(cvm_rowctx *x);
+/* The friction rows alone (p_t, p_o[, p_r], sigma), normal impulse = sum of kpn unknowns;
+ * gap = the contact's normal row in velocity units (U_n + ...), which depends on U_n and,
+ * when kgap is not SIZE_MAX, on local unknown kgap with coefficient dgap. */
+void cvm_friction_rows(cvm_rowctx *x, double gap, size_t kgap, double dgap);
+/* 1 when the rows are the scaled ones (nonlinear problems; affine ones keep the seeds' rows). */
+int cvm_rows_scaled(const cvm_rowctx *x);
+/* Per-contact scale_w and scale_v of every contact (after the contact operator is built). */
+void cvm_contact_scales(struct cpk_varmap *C);
 /* Normal row of unknown k: U_n + (psi + extra) / h, or U_n at h = 0. */
 double cvm_normal_gap(const cvm_rowctx *x, double extra);
 

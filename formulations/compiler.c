@@ -479,6 +479,7 @@ static int compile_steps(cpk_varmap *C, const cpk_contact_system *s, const cpk_c
     if (rc) return rc;
     C->has_B = 1;
   }
+  cvm_contact_scales(C);
   rc = record_pattern(C);
   if (!rc) rc = emit_problem(C, s, o, problem);
   if (rc) return cpk_error_set(err, rc, "building the problem: %s", cpk_strerror(rc));
