@@ -226,37 +226,52 @@ static void test_units(const char *model, const char *solver)
   outcome_free(&ref);
 }
 
-/* Coulomb's law per contact with physical tolerances: |P_T| <= mu P_n + ptol, no friction
+/* Coulomb's law at contact c with physical tolerances: |P_T| <= mu P_n + ptol, no friction
  * without normal impulse, and on a slipping contact the friction opposes the slip at full
- * strength. Returns the worst violation, in impulse units. */
-static double coulomb_violation(const outcome *o, size_t nc, double mu, double vtol)
+ * strength. Returns the violation, in impulse units. */
+static double coulomb_violation(const outcome *o, size_t c, double mu, double vtol)
 {
-  double worst = 0.0;
-  for (size_t c = 0; c < nc; c++) {
-    const double *P = o->P + 4 * c, *U = o->U + 4 * c;
-    double pt = hypot(P[1], P[2]), slip = hypot(U[1], U[2]);
-    worst = fmax(worst, pt - mu * P[0]);
-    worst = fmax(worst, -P[0]);
-    if (slip > vtol) {
-      worst = fmax(worst, fabs(P[1] + mu * P[0] * U[1] / slip));
-      worst = fmax(worst, fabs(P[2] + mu * P[0] * U[2] / slip));
-    }
+  const double *P = o->P + 4 * c, *U = o->U + 4 * c;
+  double pt = hypot(P[1], P[2]), slip = hypot(U[1], U[2]);
+  double worst = fmax(pt - mu * P[0], -P[0]);
+  if (slip > vtol) {
+    worst = fmax(worst, fabs(P[1] + mu * P[0] * U[1] / slip));
+    worst = fmax(worst, fabs(P[2] + mu * P[0] * U[2] / slip));
   }
   return worst;
+}
+
+/* The friction impulse the residual tolerance tol lets through at contact c: 1e-6 of
+ * m g h (pscale) in general, and at an unloaded contact separating at g = U_n > 0 what
+ * the scaled slip rows allow (doc/formulations.md, "Scaled rows"): their residual
+ * |mu |P_n| s_k + y_k (sigma + phi)| / V <= tol with |P_n| <= tol (its row g / w is
+ * positive), sigma >= -tol and y_k = P_k (e = 1) gives |P_k| <= tol (V + mu |s|) /
+ * (phi - tol), phi = g^2 / (V + g): weak for a slowly separating contact, and sqrt(2)
+ * times that for |P_T|, plus mu tol for the Coulomb test. V is the contact's free
+ * velocity, the same at every corner of the pushed box. */
+static double friction_allowance(const outcome *o, size_t c, double tol, double V, double mu,
+                                 double pscale)
+{
+  const double *P = o->P + 4 * c, *U = o->U + 4 * c;
+  double g = U[0], phi = g > 0.0 ? g * g / (V + g) : 0.0, slip = hypot(U[1], U[2]);
+  if (P[0] > 1e-9 * pscale || !(phi > 2.0 * tol)) return 1e-6 * pscale;
+  return fmax(1e-6 * pscale, sqrt(2.0) * tol * (V + mu * slip) / (phi - tol) + mu * tol);
 }
 
 /* (ii) The box pushed at 1.5 mu m g slides along x: no sideways or yaw velocity, no
  * friction on a corner without normal impulse, Coulomb at every corner. A flat box
  * (0.4 x 0.2 x 0.1 m) keeps its four corners loaded and slides at v_x = 0.5 mu g h; a
  * tall one (0.2 x 0.2 x 0.6 m: the push's moment 0.6 m g * 0.3 exceeds m g * 0.1)
- * tips onto its front edge, so its rear corners carry nothing; fbnewton stalls on it
- * today, and the test asks only that a claimed solution be physical. */
+ * tips onto its front edge, so its rear corners carry nothing; fbnewton may stall on it,
+ * and the test asks only that a claimed solution be physical, within what the residual
+ * tolerance allows (friction_allowance). */
 static void test_pushed_box(const char *model, const char *solver, double m, int tall)
 {
   const double mu = 0.4, pscale = m * FT_G * 0.01; /* the weight's impulse over the step */
+  const double tol = 1e-8 * fmin(1.0, m), V = FT_G * 0.01 * hypot(1.0, 1.5 * mu);
   outcome o;
   cpk_contact_system *s = tall ? box(m, 1.5, 0.1, 0.3) : box(m, 1.5, 0.2, 0.05);
-  int solved = s && solve(s, model, solver, 1e-8 * fmin(1.0, m), &o);
+  int solved = s && solve(s, model, solver, tol, &o);
   cpk_contact_system_free(s);
   const char *what = tall ? "tall box" : "box";
   if (tall && !solved) { /* a stall is no false answer; what is tested is "solved" */
@@ -269,20 +284,26 @@ static void test_pushed_box(const char *model, const char *solver, double m, int
     outcome_free(&o);
     return;
   }
-  double worst = coulomb_violation(&o, 4, mu, 1e-6), unloaded = 0.0, ptotal = 0.0;
+  double worst = 0.0, unloaded = 0.0, ptotal = 0.0, vmax = 0.0, umax = 0.0; /* of the allowance */
   int nunloaded = 0;
   for (size_t c = 0; c < 4; c++) {
     const double *P = o.P + 4 * c;
+    double allow = friction_allowance(&o, c, tol, V, mu, pscale);
+    double v = coulomb_violation(&o, c, mu, 1e-6);
+    worst = fmax(worst, v / allow);
+    vmax = fmax(vmax, v);
     ptotal += P[0];
     if (P[0] > 1e-9 * pscale) continue;
     nunloaded++;
-    unloaded = fmax(unloaded, hypot(P[1], P[2]));
+    unloaded = fmax(unloaded, hypot(P[1], P[2]) / allow);
+    umax = fmax(umax, hypot(P[1], P[2]));
   }
-  t_ok(worst <= 1e-6 * pscale, "%s %g kg, %s, %s: Coulomb at every corner (%.1e of m g h)", what,
-       m, model, solver, worst / pscale);
-  t_ok(unloaded <= 1e-6 * pscale,
-       "%s %g kg, %s, %s: no friction without normal impulse (%.1e of m g h, %d corners)", what,
-       m, model, solver, unloaded / pscale, nunloaded);
+  t_ok(worst <= 1.0,
+       "%s %g kg, %s, %s: Coulomb at every corner (%.1e of m g h, %.2f of the allowance)", what, m,
+       model, solver, vmax / pscale, worst);
+  t_ok(unloaded <= 1.0,
+       "%s %g kg, %s, %s: no friction without normal impulse (%.1e of m g h, %.2f of the "
+       "allowance, %d corners)", what, m, model, solver, umax / pscale, unloaded, nunloaded);
   t_ok(fabs(o.v[1]) < 1e-7 && fabs(o.v[5]) < 1e-7,
        "%s %g kg, %s, %s: no sideways (%.1e) or yaw (%.1e) velocity", what, m, model, solver,
        o.v[1], o.v[5]);
