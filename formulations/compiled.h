@@ -61,6 +61,9 @@ typedef struct cvm_contact {
   /* cone form: u'_a = rs[a] U_a (S of the change of variables; 0 = a decoupled twist row) */
   double rs[4];
   double cone_mu; /* mu of the cone (0 for a contact sliding at the start at h = 0) */
+  /* units of the NCP friction rows (contact_scale.c): compliance w (velocity per
+   * impulse, diagonal of A_cc) and reference velocity V (free contact velocity) */
+  double scale_w, scale_v;
 } cvm_contact;
 
 typedef struct cvm_emitter cvm_emitter;
@@ -154,8 +157,14 @@ void cvm_sliding0_impulse(const cvm_contact *cc, double slip, double T[4]);
 int cvm_setup_ellipsoid(struct cpk_varmap *C, const cpk_contact_system *s, size_t c,
                         const double e[3], int torsion, double rolling_tol, cpk_error *err);
 int cvm_rows_ellipsoid(cvm_rowctx *x);
-/* The friction rows alone (p_t, p_o[, p_r], sigma), normal impulse = sum of kpn unknowns. */
-void cvm_friction_rows(cvm_rowctx *x);
+/* The friction rows alone (p_t, p_o[, p_r], sigma), normal impulse = sum of kpn unknowns;
+ * gap = the contact's normal row in velocity units (U_n + ...), which depends on U_n and,
+ * when kgap is not SIZE_MAX, on local unknown kgap with coefficient dgap. */
+void cvm_friction_rows(cvm_rowctx *x, double gap, size_t kgap, double dgap);
+/* 1 when the rows are the scaled ones (nonlinear problems; affine ones keep the seeds' rows). */
+int cvm_rows_scaled(const cvm_rowctx *x);
+/* Per-contact scale_w and scale_v of every contact (after the contact operator is built). */
+void cvm_contact_scales(struct cpk_varmap *C);
 /* Normal row of unknown k: U_n + (psi + extra) / h, or U_n at h = 0. */
 double cvm_normal_gap(const cvm_rowctx *x, double extra);
 

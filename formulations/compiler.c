@@ -512,6 +512,7 @@ static int compile_steps(cpk_varmap *C, const cpk_contact_system *s, const cpk_c
     if (rc) return rc;
     C->has_B = 1;
   }
+  cvm_contact_scales(C);
   if (C->cone)
     rc = emit_cone(C, s, o, problem);
   else

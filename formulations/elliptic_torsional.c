@@ -72,38 +72,113 @@ int cvm_setup_ellipsoid(cpk_varmap *C, const cpk_contact_system *s, size_t c, co
   return rc ? cpk_error_set(err, rc, "out of memory") : CPK_OK;
 }
 
-void cvm_friction_rows(cvm_rowctx *x)
+/*
+ * The rows below are seed 004 eq. (9) / seed 003 eq. (5) rewritten in units
+ * (doc/formulations.md, "Scaled rows"). With y_a = p_a / e_a (impulse) and
+ * s_a = e_a U_a (velocity), the seed's rows are e_a (mu P_n s_a + y_a sigma) = 0
+ * and 0 <= sigma _|_ mu^2 P_n^2 - |y|^2 >= 0. Here, with g the normal row in
+ * velocity units and phi = g+^2 / (V + g+), g+ = max(g, 0):
+ *   (mu |P_n| s_a + y_a (sigma + phi)) / V = 0                     impulse units
+ *   0 <= sigma _|_ w (mu P_n - |y|) + phi (sigma - |s|) / (V + phi) >= 0   velocity
+ * w and V are the contact's scale factors (contact_scale.c). Where P_n > 0
+ * (so g = 0) these are the seed's rows times positive factors (P_n, sigma >= 0
+ * there, and mu P_n - |y| has the sign of mu^2 P_n^2 - |y|^2). Where g > 0
+ * they force y = 0 and sigma = |s|: no friction, as with the seed's rows, and
+ * sigma, which the seed's rows leave free there, is the slip speed, so the
+ * separating contact is a regular point. |P_n| only matters away from
+ * solutions: an iterate with P_n < 0 must not turn y along the slip (the
+ * mirror image of a solution, y along s, stalls Newton methods).
+ */
+static void slip_rows(cvm_rowctx *x, double pn, double phi, double dphi, size_t kgap, double dgap)
 {
   const cvm_contact *cc = x->cc;
-  double pn = 0.0, mu = cc->mu, sigma = CVM_Z(x, cc->ksig);
-  double zeta = 0.0;
-  for (size_t q = 0; q < cc->npn; q++) pn += CVM_Z(x, cc->kpn[q]);
+  double sigma = CVM_Z(x, cc->ksig), iv = 1.0 / cc->scale_v, mu = cc->mu;
+  double sp = pn < 0 ? -1.0 : 1.0, apn = fabs(pn), slack = sigma + phi;
   for (size_t q = 0; q < cc->nf; q++) {
     size_t k = cc->kf[q], a = q + 1;
-    double pk = CVM_Z(x, k);
-    /* e^2 mu P_n U_a + p_a sigma = 0: p_a = -e^2 mu P_n U_a / sigma opposes the slip */
-    x->f[k] = cc->e2[q] * mu * pn * x->U[a] + pk * sigma;
-    x->dfdU[4 * k + a] = cc->e2[q] * mu * pn;
-    x->umask[k] = (unsigned char)(1u << a);
-    for (size_t r = 0; r < cc->npn; r++) cvm_partial(x, k, cc->kpn[r], cc->e2[q] * mu * x->U[a]);
-    cvm_partial(x, k, k, sigma);
-    cvm_partial(x, k, cc->ksig, pk);
-    zeta -= pk * pk / cc->e2[q];
+    double e = sqrt(cc->e2[q]), pk = CVM_Z(x, k);
+    x->f[k] = (e * mu * apn * x->U[a] + pk * slack / e) * iv;
+    x->dfdU[4 * k + a] = e * mu * apn * iv;
+    x->dfdU[4 * k] = dphi * pk / e * iv;
+    x->umask[k] = (unsigned char)(1u << a | 1u);
+    for (size_t r = 0; r < cc->npn; r++)
+      cvm_partial(x, k, cc->kpn[r], sp * e * mu * x->U[a] * iv);
+    cvm_partial(x, k, k, slack / e * iv);
+    cvm_partial(x, k, cc->ksig, pk / e * iv);
+    if (kgap != (size_t)-1) cvm_partial(x, k, kgap, dphi * pk / e * iv * dgap);
   }
-  /* 0 <= sigma _|_ mu^2 P_n^2 - sum p_a^2 / e_a^2 >= 0 */
-  x->f[cc->ksig] = mu * mu * pn * pn + zeta;
-  for (size_t r = 0; r < cc->npn; r++) cvm_partial(x, cc->ksig, cc->kpn[r], 2 * mu * mu * pn);
-  for (size_t q = 0; q < cc->nf; q++)
-    cvm_partial(x, cc->ksig, cc->kf[q], -2 * CVM_Z(x, cc->kf[q]) / cc->e2[q]);
 }
 
+/* d|y|/dp_k for the cone row. |y| is not differentiable at y = 0, and y / |y|
+ * beside 0 points anywhere: an iterate with a rounding-error friction would get
+ * a random Newton direction for it. At |y| <= 1e-8 mu P_n the element of the
+ * generalized gradient (the unit ball) taken is -s / |s|, the direction the
+ * friction takes when the contact slides (0 when s = 0): the linearized cone
+ * row then asks for y = -mu P_n s / |s|, as maximum dissipation does. */
+static double cone_slope(const cvm_contact *cc, const cvm_rowctx *x, size_t q, double a, double r,
+                         double snorm)
+{
+  double pk = CVM_Z(x, cc->kf[q]);
+  if (r > 1e-8 * fabs(a) && r > 0) return pk / (cc->e2[q] * r);
+  return snorm > 0 ? -x->U[q + 1] / snorm : 0.0; /* -s_q / |s| / e_q, s_q = e_q U_q */
+}
+
+/* 0 <= sigma _|_ w (mu P_n - |y|) + phi (sigma - |s|) / (V + phi) >= 0. |s| is not
+ * differentiable at s = 0 (a separating contact at rest); slope 0 there. */
+static void cone_row(cvm_rowctx *x, double pn, double phi, double dphi, size_t kgap, double dgap)
+{
+  const cvm_contact *cc = x->cc;
+  size_t ks = cc->ksig;
+  double sigma = CVM_Z(x, ks), iv = 1.0 / cc->scale_v, y2 = 0.0, s2 = 0.0;
+  for (size_t q = 0; q < cc->nf; q++) {
+    double pk = CVM_Z(x, cc->kf[q]);
+    y2 += pk * pk / cc->e2[q];
+    s2 += cc->e2[q] * x->U[q + 1] * x->U[q + 1];
+  }
+  /* the separation term phi / (V + phi) (sigma - |s|): a velocity, phi (sigma - |s|) / V
+   * near g = 0, bounded by |sigma - |s|| far from it */
+  double c = phi / (cc->scale_v + phi), dc = cc->scale_v * iv / (1 + phi * iv);
+  dc = dc * dc * iv * dphi; /* d c / d g = V / (V + phi)^2 dphi */
+  double snorm = sqrt(s2), t = sigma - snorm, a = cc->mu * pn, r = sqrt(y2);
+  x->f[ks] = cc->scale_w * (a - r) + c * t;
+  x->dfdU[4 * ks] = dc * t;
+  x->umask[ks] = 1;
+  for (size_t q = 0; q < cc->nf; q++) {
+    x->dfdU[4 * ks + q + 1] = snorm > 0 ? -c * cc->e2[q] * x->U[q + 1] / snorm : 0.0;
+    x->umask[ks] |= (unsigned char)(1u << (q + 1));
+  }
+  for (size_t k = 0; k < cc->npn; k++) cvm_partial(x, ks, cc->kpn[k], cc->scale_w * cc->mu);
+  for (size_t q = 0; q < cc->nf; q++)
+    cvm_partial(x, ks, cc->kf[q], -cc->scale_w * cone_slope(cc, x, q, a, r, snorm));
+  cvm_partial(x, ks, ks, c);
+  if (kgap != (size_t)-1) cvm_partial(x, ks, kgap, dc * t * dgap);
+}
+
+void cvm_friction_rows(cvm_rowctx *x, double gap, size_t kgap, double dgap)
+{
+  double pn = 0.0;
+  for (size_t q = 0; q < x->cc->npn; q++) pn += CVM_Z(x, x->cc->kpn[q]);
+  /* the separation indicator phi = g+^2 / (V + g+): a velocity, 0 with slope 0 at
+   * g = 0, so a pressed contact (g = 0 up to rounding) sees the seed's rows and
+   * slopes; growing like g far from it, so a wild iterate does not blow F up */
+  double gp = gap > 0 ? gap : 0.0, V = x->cc->scale_v, d = V + gp;
+  double phi = gp * gp / d, dphi = gp * (2 * V + gp) / (d * d);
+  slip_rows(x, pn, phi, dphi, kgap, dgap);
+  cone_row(x, pn, phi, dphi, kgap, dgap);
+}
+
+int cvm_rows_scaled(const cvm_rowctx *x) { return !x->C->affine; }
+
+/* 0 <= p_n _|_ gap >= 0, divided by w in nonlinear problems so that it pairs an
+ * impulse with an impulse (the impulse that closes the gap velocity). */
 int cvm_rows_ellipsoid(cvm_rowctx *x)
 {
   size_t k = x->cc->kpn[0];
-  x->f[k] = cvm_normal_gap(x, 0.0);
-  x->dfdU[4 * k] = 1.0;
+  double gap = cvm_normal_gap(x, 0.0), iw = cvm_rows_scaled(x) ? 1.0 / x->cc->scale_w : 1.0;
+  x->f[k] = gap * iw;
+  x->dfdU[4 * k] = iw;
   x->umask[k] = 1;
-  if (x->cc->nonlinear) cvm_friction_rows(x);
+  if (x->cc->nonlinear) cvm_friction_rows(x, gap, (size_t)-1, 0.0);
   return CPK_OK;
 }
 

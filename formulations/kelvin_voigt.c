@@ -114,16 +114,18 @@ static int rows_kv(cvm_rowctx *x)
 {
   const cvm_contact *cc = x->cc;
   if (!cc->compliant) return cvm_rows_ellipsoid(x);
-  double h = x->C->h, dn = CVM_Z(x, cc->kdelta);
-  x->f[0] = cvm_normal_gap(x, dn);
-  x->dfdU[0] = 1.0;
+  /* both normal rows divided by w in nonlinear problems: impulses paired with impulses */
+  double h = x->C->h, dn = CVM_Z(x, cc->kdelta), gap = cvm_normal_gap(x, dn);
+  double iw = cvm_rows_scaled(x) ? 1.0 / cc->scale_w : 1.0;
+  x->f[0] = gap * iw;
+  x->dfdU[0] = iw;
   x->umask[0] = 1;
-  cvm_partial(x, 0, cc->kdelta, 1.0 / h);
+  cvm_partial(x, 0, cc->kdelta, iw / h);
   if (cc->npn > 1) {
-    x->f[cc->kpn[1]] = (cc->delta_max - dn) / h;
-    cvm_partial(x, cc->kpn[1], cc->kdelta, -1.0 / h);
+    x->f[cc->kpn[1]] = (cc->delta_max - dn) / h * iw;
+    cvm_partial(x, cc->kpn[1], cc->kdelta, -iw / h);
   }
-  if (cc->nonlinear) cvm_friction_rows(x);
+  if (cc->nonlinear) cvm_friction_rows(x, gap, cc->kdelta, 1.0 / h);
   spring_rows(x);
   return CPK_OK;
 }

@@ -20,6 +20,7 @@
 #define PROX_SHRINK 10.0
 #define PROX_RHO_MIN 1e-3
 #define PROX_RHO_MAX 1e4
+#define PROX_SHORT_STEP 1e-2
 
 const cpk_linsys_type *newton_choose_linsys(const cpk_problem *p, const cpk_settings *s)
 {
@@ -171,10 +172,14 @@ int newton_evaluate_jacobian(newton_ws *ws, const cpk_problem *p)
 }
 
 /*
- * A = diag(alpha) + diag(beta) (J + lambda I) on the fixed pattern: lambda > 0
+ * A = diag(alpha) + diag(beta) (J + lambda D) on the fixed pattern: lambda > 0
  * is the proximal perturbation, the generalized Jacobian of the method at the
- * MCP whose F is replaced by F(z) + lambda (z - z_k) (same solutions at a fixed
- * point, and J + lambda I is nonsingular for lambda > 0 when J is P0).
+ * MCP whose F is replaced by F(z) + lambda D (z - z_k) (same solutions at a
+ * fixed point, and J + lambda D is nonsingular for lambda > 0 when J is P0).
+ * D = |diag J| (1 where J_jj = 0) gives each column a term in its own units:
+ * one lambda for all (scaled by the largest |J_jj|) made a problem in other
+ * units (masses x1000: mass-sized diagonal entries beside unit-free ones) a
+ * different problem, 51 iterations instead of 3 in t_mcpscale.
  */
 static void assemble(newton_ws *ws, double lambda)
 {
@@ -182,9 +187,12 @@ static void assemble(newton_ws *ws, double lambda)
   cpk_csc *A = ws->A;
   memset(A->x, 0, (size_t)A->p[ws->n] * sizeof *A->x);
   for (cpk_int j = 0; j < J->n; j++) {
-    for (cpk_int k = J->p[j]; k < J->p[j + 1]; k++)
+    double djj = 0.0;
+    for (cpk_int k = J->p[j]; k < J->p[j + 1]; k++) {
       A->x[ws->jmap[k]] = ws->beta[J->i[k]] * J->x[k];
-    A->x[ws->dpos[j]] += ws->alpha[j] + lambda * ws->beta[j];
+      if (J->i[k] == j) djj = fabs(J->x[k]);
+    }
+    A->x[ws->dpos[j]] += ws->alpha[j] + lambda * (djj > 0.0 ? djj : 1.0) * ws->beta[j];
   }
 }
 
@@ -290,26 +298,16 @@ static int line_search(newton_ws *ws, const cpk_problem *p, double slope)
 
 /* ---- one step --------------------------------------------------------------------- */
 
-/* The size of J's entries the proximal term compares with: largest |diagonal|, else largest |entry|, else 1. */
-static double jacobian_scale(const newton_ws *ws)
-{
-  const cpk_csc *J = ws->J;
-  double dmax = 0.0, amax = 0.0;
-  for (cpk_int j = 0; j < J->n; j++)
-    for (cpk_int k = J->p[j]; k < J->p[j + 1]; k++) {
-      amax = fmax(amax, fabs(J->x[k]));
-      if (J->i[k] == j) dmax = fmax(dmax, fabs(J->x[k]));
-    }
-  return dmax > 0.0 ? dmax : (amax > 0.0 ? amax : 1.0);
-}
-
 /*
  * Proximal perturbation (PATH's answer to a singular or useless Newton
- * matrix): lambda = rho c |J| min(1, |Phi|_2), which vanishes as the iterates
- * converge. rho adapts as a Levenberg-Marquardt parameter does: it starts
- * at 1, is divided by PROX_SHRINK after a proximal step taken in full (down
- * to PROX_RHO_MIN), and grows by PROX_GROWTH while the direction is
- * unusable or its line search fails (up to PROX_RHO_MAX). On problems whose
+ * matrix): J + lambda D (see assemble), lambda = rho c min(1, |Phi|_2), which
+ * vanishes as the iterates converge. rho adapts as a Levenberg-Marquardt
+ * parameter does: it starts at 1, is divided by PROX_SHRINK after a proximal
+ * step taken in full (down to PROX_RHO_MIN), and grows by PROX_GROWTH while
+ * the direction is unusable, its line search fails, or it ends shorter than
+ * PROX_SHORT_STEP (up to PROX_RHO_MAX): a barely perturbed singular matrix
+ * gives a long direction the search cuts to 1e-4 of itself, again and again
+ * (t_formulations' spinning sphere: 500 iterations without it). On problems whose
  * Newton matrix is singular at every iterate (the separating contacts of a
  * frictional contact MCP, where sigma is free) a fixed rho = 1 converges
  * linearly, in hundreds of iterations. 1 = step taken, 0 = none, or CPK_ENOMEM.
@@ -317,14 +315,16 @@ static double jacobian_scale(const newton_ws *ws)
 static int proximal_step(newton_ws *ws, const cpk_problem *p)
 {
   if (!(ws->prox_scale > 0.0)) return 0;
-  double base = ws->prox_scale * jacobian_scale(ws) * fmin(1.0, sqrt(2.0 * ws->merit)), slope;
+  double base = ws->prox_scale * fmin(1.0, sqrt(2.0 * ws->merit)), slope;
   for (double rho = fmax(ws->prox_rho, PROX_RHO_MIN); rho <= PROX_RHO_MAX && base > 0.0;
        rho *= PROX_GROWTH) {
     int ok = newton_direction(ws, p, rho * base, &slope);
     if (ok > 1) return ok;
     if (ok == 1 && line_search(ws, p, slope)) {
       ws->prox_steps++;
-      ws->prox_rho = ws->last_step == 1.0 ? rho / PROX_SHRINK : rho;
+      ws->prox_rho = ws->last_step == 1.0 ? rho / PROX_SHRINK
+                     : ws->last_step < PROX_SHORT_STEP ? fmin(rho * PROX_GROWTH, PROX_RHO_MAX)
+                                                       : rho;
       return 1;
     }
   }

@@ -76,7 +76,7 @@ typedef struct cpk_settings {
   struct {
     int nonmonotone;         /**< bdnewton/fbnewton: merit values the Armijo test compares with (max of the last m, Grippo-Lampariello-Lucidi); 0 or 1 = monotone (default), at most CPK_MAX_NEWTON_NONMONOTONE */
     double fb_lambda;        /**< fbnewton: weight lambda in (0, 1] of the penalised Fischer-Burmeister function (1 = plain FB); 0 = default 0.95 */
-    double proximal;         /**< bdnewton/fbnewton: scale c >= 0 of the proximal perturbation J + lambda I tried when the Newton matrix is singular or its direction fails, lambda = c |J|_diag min(1, |Phi|_2); 0 = never (default 1) */
+    double proximal;         /**< bdnewton/fbnewton: scale c >= 0 of the proximal perturbation J + lambda I tried when the Newton matrix is singular or its direction fails, J + lambda |diag J|, lambda = rho c min(1, |Phi|_2); 0 = never (default 1) */
     int watchdog;            /**< bdnewton/fbnewton: with a non-monotone search (nonmonotone > 1), iterations without a new best merit after which the iterate returns to the best point (default 5, 0 = never) */
     int restarts;            /**< bdnewton/fbnewton: restarts from perturbed points after a stall, before giving up (default 3, 0 = none, at most CPK_MAX_NEWTON_RESTARTS) */
     int crash;               /**< bdnewton/fbnewton: projected-gradient steps of the crash phase run from a start whose merit is poor, and from every restart point (default 20, 0 = none) */
