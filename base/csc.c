@@ -176,3 +176,18 @@ int cpk_csc_pattern(cpk_int m, cpk_int n, size_t nnz, const cpk_int *ti, const c
   else *pos = p;
   return rc;
 }
+
+void cpk_csc_mv(const cpk_csc *A, const double *x, double *y, int trans)
+{
+  cpk_int ny = trans ? A->n : A->m;
+  for (cpk_int k = 0; k < ny; k++) y[k] = 0.0;
+  for (cpk_int j = 0; j < A->n; j++) {
+    if (trans) {
+      double s = 0.0;
+      for (cpk_int k = A->p[j]; k < A->p[j + 1]; k++) s += A->x[k] * x[A->i[k]];
+      y[j] = s;
+    } else if (x[j] != 0.0) {
+      for (cpk_int k = A->p[j]; k < A->p[j + 1]; k++) y[A->i[k]] += A->x[k] * x[j];
+    }
+  }
+}

@@ -133,18 +133,7 @@ void cpk_matrix_mv(const cpk_matrix *A, const double *x, double *y, int trans)
     dense_mv(A->dense, x, y, trans, A->m, A->n);
     return;
   }
-  const cpk_csc *C = A->csc;
-  size_t ny = trans ? A->n : A->m;
-  for (size_t k = 0; k < ny; k++) y[k] = 0.0;
-  for (cpk_int j = 0; j < C->n; j++) {
-    if (trans) {
-      double s = 0.0;
-      for (cpk_int k = C->p[j]; k < C->p[j + 1]; k++) s += C->x[k] * x[C->i[k]];
-      y[j] = s;
-    } else if (x[j] != 0.0) {
-      for (cpk_int k = C->p[j]; k < C->p[j + 1]; k++) y[C->i[k]] += C->x[k] * x[j];
-    }
-  }
+  cpk_csc_mv(A->csc, x, y, trans);
 }
 
 void cpk_matrix_column(const cpk_matrix *A, size_t j, double *col)

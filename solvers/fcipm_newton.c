@@ -152,14 +152,6 @@ int fcipm_factor(fcipm_state *S)
   return rc;
 }
 
-/* y = K~ x (the scaled matrix as stored). */
-static void k_multiply(const cpk_csc *K, const double *x, double *y, size_t n)
-{
-  memset(y, 0, n * sizeof *y);
-  for (size_t j = 0; j < n; j++)
-    for (cpk_int t = K->p[j]; t < K->p[j + 1]; t++) y[K->i[t]] += K->x[t] * x[j];
-}
-
 /* x <- K^{-1} x through the scaled factors, with one step of iterative refinement. */
 static int solve_k(fcipm_state *S, double *x)
 {
@@ -168,7 +160,7 @@ static int solve_k(fcipm_state *S, double *x)
   for (size_t i = 0; i < n; i++) x[i] = b[i] = S->sc[i] * x[i];
   int rc = cpk_linsys_solve(S->ls, x, 0);
   if (rc) return rc;
-  k_multiply(S->K, x, r, n);
+  cpk_csc_mv(S->K, x, r, 0);
   for (size_t i = 0; i < n; i++) r[i] = b[i] - r[i];
   if ((rc = cpk_linsys_solve(S->ls, r, 0))) return rc;
   for (size_t i = 0; i < n; i++) {

@@ -51,6 +51,9 @@ CPK_API int cpk_csc_from_triplets(cpk_int m, cpk_int n, cpk_int nnz, const cpk_i
 CPK_API int cpk_csc_pattern(cpk_int m, cpk_int n, size_t nnz, const cpk_int *ti,
                             const cpk_int *tj, cpk_csc **out, size_t **pos);
 
+/** y = A x (trans = 0, y of length m) or y = A^T x (trans != 0, length n). x and y must not overlap. */
+CPK_API void cpk_csc_mv(const cpk_csc *A, const double *x, double *y, int trans);
+
 typedef enum cpk_matrix_format {
   CPK_MATRIX_DENSE = 0, /**< values in a gsl_matrix (row-major) */
   CPK_MATRIX_CSC = 1    /**< values in a cpk_csc */
