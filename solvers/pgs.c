@@ -1,4 +1,5 @@
 /* pgs.c: projected Gauss-Seidel / SOR for LCPs and affine box MCPs, the game-engine baseline. */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,11 +76,13 @@ static int pgs_alloc(void **out, const cpk_problem *p, const cpk_settings *s, cp
   }
   for (size_t i = 0; i < n; i++) {
     S->diag[i] = cpk_matrix_get(p->M, i, i);
-    if (!(S->diag[i] > 0.0)) {
+    /* a subnormal pivot turns the first division into infinity: as good as zero */
+    if (!(S->diag[i] >= DBL_MIN)) {
       pgs_free(S);
       return cpk_error_set(err, CPK_EINVAL,
-                           "pgs: M[%zu,%zu] = %g: projected Gauss-Seidel needs a positive diagonal",
-                           i + 1, i + 1, cpk_matrix_get(p->M, i, i));
+                           "pgs: M[%zu,%zu] = %g: projected Gauss-Seidel needs a positive diagonal "
+                           "(a normal number, at least %g)",
+                           i + 1, i + 1, cpk_matrix_get(p->M, i, i), DBL_MIN);
     }
   }
   *out = S;

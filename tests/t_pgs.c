@@ -126,6 +126,14 @@ static void test_failures(void)
   cpk_result_free(r);
   cpk_problem_free(p);
 
+  double D[] = {1e-310, 1, 1, 1}; /* subnormal: 1/M[1,1] overflows, so the iterates were NaN */
+  p = small(D, q);
+  cpk_result_alloc(2, &r);
+  t_ok(cpk_solve(p, "pgs", NULL, r, &err) == CPK_EINVAL && strstr(err.message, "M[1,1] = 1e-310"),
+       "subnormal diagonal refused: %s", err.message);
+  cpk_result_free(r);
+  cpk_problem_free(p);
+
   cpk_family_delassus(300, 120, 3, &p);
   cpk_settings s;
   cpk_settings_default(&s);
