@@ -38,6 +38,15 @@ int newton_start_into_domain(newton_ws *ws, const cpk_problem *p)
     }
     if (!newton_evaluate(ws, p, ws->z, ws->w, ws->phi, &ws->merit)) return CPK_OK;
   }
+  /* A huge but finite warm start is its own "interior" point and its merit overflows:
+   * fall back to the cold start (0 on the bounds), then to the interior point near it. */
+  for (int pass = 0; pass < 2; pass++) {
+    for (size_t i = 0; i < ws->n; i++) {
+      double c = clamp(0.0, p->lower[i], p->upper[i]);
+      ws->z[i] = pass ? clamp(interior_value(p->lower[i], p->upper[i], c), p->lower[i], p->upper[i]) : c;
+    }
+    if (!newton_evaluate(ws, p, ws->z, ws->w, ws->phi, &ws->merit)) return CPK_OK;
+  }
   return CPK_EBADFUNC;
 }
 

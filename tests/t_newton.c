@@ -523,6 +523,12 @@ static void test_warm_and_reuse(void)
              dist_inf(r->z, z, 300) < 1e-6,
          "%s: perturbed warm start (some entries < 0, projected): solved in %ld iterations, no "
          "new symbolic analysis", solvers[sv], r->iterations);
+    double zh[300]; /* huge but finite: the merit overflows there, so the cold start is used */
+    for (size_t i = 0; i < 300; i++) zh[i] = i % 2 ? 1e300 : -1e300;
+    ok = ok && !cpk_solver_set_warm_start(S, zh, NULL) && !cpk_solver_solve(S, r, &err);
+    t_ok(ok && r->status == CPK_STATUS_SOLVED && dist_inf(r->z, z, 300) < 1e-6,
+         "%s: a warm start of +-1e300 falls back to the cold start and solves (%s)", solvers[sv],
+         cpk_status_name(r->status));
     cpk_result_free(r);
     cpk_solver_free(S);
     cpk_settings s;
