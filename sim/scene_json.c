@@ -536,6 +536,9 @@ static int check_item(cpk_jr *r, cpk_scene *s, json_t *item, void *at)
   return check(r, item, s, at);
 }
 
+#define CPK_STR2(x) #x
+#define CPK_STR(x) CPK_STR2(x)
+
 static int read_root(cpk_jr *r, json_t *root, cpk_scene *s)
 {
   if (!json_is_object(root)) return cpk_jr_fail(r, "expected a JSON object");
@@ -549,6 +552,12 @@ static int read_root(cpk_jr *r, json_t *root, cpk_scene *s)
   if (!rc) rc = get_copy(r, root, "name", &s->name);
   if (!rc) rc = get_copy(r, root, "description", &s->description);
   if (!rc) rc = settings(r, root, s);
+  json_t *bodies = json_object_get(root, "bodies");
+  if (!rc && json_is_array(bodies) && json_array_size(bodies) > CPK_SCENE_MAX_BODIES) {
+    cpk_jr_push_key(r, "bodies");
+    return cpk_jr_fail(r, "too many bodies for a scene file (at most " CPK_STR(CPK_SCENE_MAX_BODIES)
+                          "): contact detection tests every pair");
+  }
   if (!rc)
     rc = read_list(r, root, "bodies", 1, s, (void **)&s->bodies, sizeof *s->bodies, &s->nbodies,
                    body_item);

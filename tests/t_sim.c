@@ -278,6 +278,21 @@ static void bad_scene(const char *text, const char *expect, const char *what)
   cpk_scene_free(s);
 }
 
+/* More bodies than CPK_SCENE_MAX_BODIES: refused while reading, before any world is built. */
+static void test_scene_too_many_bodies(void)
+{
+  const char *head = "{\"cpkit_scene\": 1, \"step\": 0.1, \"duration\": 1,\n \"bodies\": [";
+  const char *one = "{\"name\": \"b\", \"shape\": \"sphere\", \"radius\": 1, \"mass\": 1},";
+  size_t n = CPK_SCENE_MAX_BODIES + 1, len = strlen(head) + n * strlen(one) + 8;
+  char *text = malloc(len), *at = text;
+  if (!text) abort();
+  at += sprintf(at, "%s", head);
+  for (size_t i = 0; i < n; i++) at += sprintf(at, "%s", one);
+  sprintf(at - 1, "]}");
+  bad_scene(text, "bodies: too many bodies for a scene file (at most 10000)", "10001 bodies");
+  free(text);
+}
+
 static void test_scene_bad(void)
 {
   bad_scene("{\"cpkit_scene\": 1, \"step\": 0.01, \"duration\": 1,\n \"bodies\": [],\n}", "bad.json:3:",
@@ -532,5 +547,6 @@ int main(void)
   test_ft_of_second_body();
   test_scene_good();
   test_scene_bad();
+  test_scene_too_many_bodies();
   return t_done();
 }

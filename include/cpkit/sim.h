@@ -261,6 +261,13 @@ typedef struct cpk_scene_check {
 /** A scene (opaque): bodies, materials, settings, duration and checks. */
 typedef struct cpk_scene cpk_scene;
 
+/**
+ * Most bodies a scene file may hold. Contact detection tests every pair of bodies, so a
+ * step costs O(bodies^2) before any solve (10^5 bodies took over a minute per step); a
+ * larger world can still be built body by body through cpk_world_add_body.
+ */
+#define CPK_SCENE_MAX_BODIES 10000
+
 /** Read a scene file (schema in doc/simulate.md); errors `file:line: path: what`. */
 CPK_API int cpk_scene_read_file(const char *path, cpk_scene **out, cpk_error *err);
 /** Same from a string; `name` is used in messages. */
