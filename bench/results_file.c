@@ -59,32 +59,39 @@ static int is_special(const char *path)
 /*
  * A link, a device or a pipe (-o /dev/stdout, /dev/full) is written in place:
  * renaming a temporary file over it would replace it with a plain file (as
- * root, /dev/full itself) and report success.
+ * root, /dev/full itself) and report success. The descriptor stays open for the
+ * records (*fd): a reader of a pipe takes the first close for the end of the
+ * file, and a second open would then wait for a reader forever.
  */
-static int create_special(const char *path, const char *head, cpk_error *err)
+static int create_special(const char *path, const char *head, int *fd, cpk_error *err)
 {
-  int fd = open(path, O_WRONLY | O_TRUNC);
-  int rc = fd < 0 || write_all(fd, head, strlen(head)) || sync_fd(fd) ? CPK_EIO : CPK_OK;
-  if (fd >= 0 && close(fd) && !rc) rc = CPK_EIO;
-  if (rc) cpk_error_set(err, rc, "%s: cannot write: %s", path, strerror(errno));
+  *fd = open(path, O_WRONLY | O_TRUNC);
+  int rc = *fd < 0 || write_all(*fd, head, strlen(head)) || sync_fd(*fd) ? CPK_EIO : CPK_OK;
+  if (rc) {
+    cpk_error_set(err, rc, "%s: cannot write: %s", path, strerror(errno));
+    if (*fd >= 0) close(*fd);
+    *fd = -1;
+  }
   return rc;
 }
 
-static int create_file(const char *path, cpk_bench_format fmt, cpk_error *err)
+/* A new results file with its header; *fd is the open descriptor of a special file, else -1. */
+static int create_file(const char *path, cpk_bench_format fmt, int *fd, cpk_error *err)
 {
   char *tmp = malloc(strlen(path) + 32), *head = header_line(fmt);
   int rc = tmp && head ? CPK_OK : CPK_ENOMEM;
+  *fd = -1;
   if (!rc && is_special(path)) {
-    rc = create_special(path, head, err);
+    rc = create_special(path, head, fd, err);
     free(tmp);
     free(head);
     return rc;
   }
   if (!rc) {
     sprintf(tmp, "%s.tmp%ld", path, (long)getpid());
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd < 0 || write_all(fd, head, strlen(head)) || sync_fd(fd)) rc = CPK_EIO;
-    if (fd >= 0 && close(fd)) rc = CPK_EIO;
+    int tfd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (tfd < 0 || write_all(tfd, head, strlen(head)) || sync_fd(tfd)) rc = CPK_EIO;
+    if (tfd >= 0 && close(tfd)) rc = CPK_EIO;
     if (!rc && rename(tmp, path)) rc = CPK_EIO;
     if (rc) unlink(tmp);
   }
@@ -210,7 +217,8 @@ static int open_resume(const char *path, cpk_bench_format fmt, cpk_bench_record 
   if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
     return cpk_error_set(err, CPK_EINVAL, "%s: --resume needs a regular file", path);
   int rc = read_file(path, &found, &recs, &count, &cut, err);
-  if (rc == CPK_ENOTFOUND) return create_file(path, fmt, err);
+  int none; /* the path does not exist: create_file makes a regular file, no descriptor */
+  if (rc == CPK_ENOTFOUND) return create_file(path, fmt, &none, err);
   if (!rc && found != fmt)
     rc = cpk_error_set(err, CPK_EINVAL, "%s: holds %s records; resume it in the same format", path,
                        found == CPK_BENCH_CSV ? "CSV" : "JSON");
@@ -235,10 +243,11 @@ int cpk_bench_writer_open(cpk_bench_writer *w, const char *path, cpk_bench_forma
   w->fmt = fmt;
   if (old) *old = NULL, *nold = 0;
   cpk_error_clear(err);
-  int rc = resume ? open_resume(path, fmt, old, nold, err) : create_file(path, fmt, err);
+  int special_fd = -1;
+  int rc = resume ? open_resume(path, fmt, old, nold, err) : create_file(path, fmt, &special_fd, err);
   if (rc) return rc;
   w->path = strdup(path);
-  w->fd = open(path, O_WRONLY | O_APPEND);
+  w->fd = special_fd >= 0 ? special_fd : open(path, O_WRONLY | O_APPEND);
   if (!w->path || w->fd < 0) {
     cpk_bench_writer_close(w);
     if (old) {
