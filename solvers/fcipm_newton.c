@@ -4,6 +4,7 @@
 #include <string.h>
 #include <cpkit/util.h>
 #include "fcipm.h"
+#include "linsys_refine.h"
 
 /* Relative diagonal shifts tried, in turn, when K is numerically singular. */
 static const double reg_shifts[] = {0.0, 1e-12, 1e-9, 1e-6};
@@ -155,19 +156,7 @@ int fcipm_factor(fcipm_state *S)
 /* x <- K^{-1} x through the scaled factors, with one step of iterative refinement. */
 static int solve_k(fcipm_state *S, double *x)
 {
-  size_t n = S->nr;
-  double *b = S->work, *r = S->res;
-  for (size_t i = 0; i < n; i++) x[i] = b[i] = S->sc[i] * x[i];
-  int rc = cpk_linsys_solve(S->ls, x, 0);
-  if (rc) return rc;
-  cpk_csc_mv(S->K, x, r, 0);
-  for (size_t i = 0; i < n; i++) r[i] = b[i] - r[i];
-  if ((rc = cpk_linsys_solve(S->ls, r, 0))) return rc;
-  for (size_t i = 0; i < n; i++) {
-    x[i] = S->sc[i] * (x[i] + r[i]);
-    if (!isfinite(x[i])) return CPK_ESINGULAR;
-  }
-  return CPK_OK;
+  return linsys_solve_scaled_refined(S->ls, S->K, S->sc, S->nr, x, S->work, S->res);
 }
 
 int fcipm_direction(fcipm_state *S, const double *t, double *dx, double *dy)

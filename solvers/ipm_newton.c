@@ -4,6 +4,7 @@
 #include <string.h>
 #include <cpkit/util.h>
 #include "ipm.h"
+#include "linsys_refine.h"
 
 /* Relative diagonal shifts tried, in turn, when K is numerically singular. */
 static const double reg_shifts[] = {0.0, 1e-12, 1e-9, 1e-6};
@@ -119,19 +120,7 @@ int ipm_factor(ipm_state *S, const double *D)
 
 int ipm_solve_reduced(ipm_state *S, double *x)
 {
-  size_t n = S->n;
-  double *b = S->tmp, *r = S->res;
-  for (size_t i = 0; i < n; i++) x[i] = b[i] = S->sc[i] * x[i];
-  int rc = cpk_linsys_solve(S->ls, x, 0);
-  if (rc) return rc;
-  cpk_csc_mv(S->K, x, r, 0); /* one step of iterative refinement on the scaled system */
-  for (size_t i = 0; i < n; i++) r[i] = b[i] - r[i];
-  if ((rc = cpk_linsys_solve(S->ls, r, 0))) return rc;
-  for (size_t i = 0; i < n; i++) {
-    x[i] = S->sc[i] * (x[i] + r[i]);
-    if (!isfinite(x[i])) return CPK_ESINGULAR;
-  }
-  return CPK_OK;
+  return linsys_solve_scaled_refined(S->ls, S->K, S->sc, S->n, x, S->tmp, S->res);
 }
 
 /*

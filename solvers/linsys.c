@@ -1,7 +1,9 @@
 /* linsys.c: the generic linear-solver instance over a cpk_linsys_type backend. */
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
 #include <cpkit/linsys.h>
+#include "linsys_refine.h"
 
 struct cpk_linsys {
   const cpk_linsys_type *type;
@@ -58,4 +60,20 @@ void cpk_linsys_free(cpk_linsys *L)
   if (!L) return;
   if (L->state) L->type->free(L->state);
   free(L);
+}
+
+int linsys_solve_scaled_refined(cpk_linsys *L, const cpk_csc *Kt, const double *sc, size_t n,
+                                double *x, double *b, double *r)
+{
+  for (size_t i = 0; i < n; i++) x[i] = b[i] = sc[i] * x[i];
+  int rc = cpk_linsys_solve(L, x, 0);
+  if (rc) return rc;
+  cpk_csc_mv(Kt, x, r, 0); /* one step of iterative refinement on the scaled system */
+  for (size_t i = 0; i < n; i++) r[i] = b[i] - r[i];
+  if ((rc = cpk_linsys_solve(L, r, 0))) return rc;
+  for (size_t i = 0; i < n; i++) {
+    x[i] = sc[i] * (x[i] + r[i]);
+    if (!isfinite(x[i])) return CPK_ESINGULAR;
+  }
+  return CPK_OK;
 }
