@@ -45,6 +45,46 @@ int cpk_matrix_from_gsl(const gsl_matrix *A, cpk_matrix **out)
   return rc;
 }
 
+int cpk_matrix_set_dense_array(cpk_matrix *A, const double *a, size_t ld, int col_major)
+{
+  if (!A || A->format != CPK_MATRIX_DENSE || (!a && A->m * A->n > 0)) return CPK_EINVAL;
+  if (ld < (col_major ? A->m : A->n)) return CPK_EINVAL;
+  for (size_t i = 0; i < A->m; i++) {
+    double *row = A->dense->data + i * A->dense->tda;
+    for (size_t j = 0; j < A->n; j++) row[j] = col_major ? a[i + j * ld] : a[i * ld + j];
+  }
+  return CPK_OK;
+}
+
+int cpk_matrix_from_dense_array(size_t m, size_t n, const double *a, size_t ld, int col_major,
+                                cpk_matrix **out)
+{
+  *out = NULL;
+  if (ld < (col_major ? m : n)) return CPK_EINVAL;
+  int rc = cpk_matrix_alloc_dense(m, n, out);
+  if (!rc) rc = cpk_matrix_set_dense_array(*out, a, ld, col_major);
+  if (rc) {
+    cpk_matrix_free(*out);
+    *out = NULL;
+  }
+  return rc;
+}
+
+int cpk_matrix_from_csc_arrays(size_t m, size_t n, const cpk_int *colptr, const cpk_int *rowind,
+                               const double *x, cpk_matrix **out)
+{
+  *out = NULL;
+  if (m > INT64_MAX || n > INT64_MAX || !colptr) return CPK_EINVAL;
+  if (colptr[0] != 0 || colptr[n] < 0) return CPK_EBADMAT;
+  if (colptr[n] > 0 && (!rowind || !x)) return CPK_EINVAL;
+  cpk_int no_index = 0;
+  double no_value = 0.0;
+  /* a view of the caller's arrays (read only: cpk_matrix_from_csc checks and copies) */
+  cpk_csc view = {(cpk_int)m, (cpk_int)n, (cpk_int *)colptr,
+                  rowind ? (cpk_int *)rowind : &no_index, x ? (double *)x : &no_value};
+  return cpk_matrix_from_csc(&view, out);
+}
+
 int cpk_matrix_from_csc(const cpk_csc *A, cpk_matrix **out)
 {
   *out = NULL;

@@ -120,6 +120,7 @@ int cpk_problem_copy(const cpk_problem *p, cpk_problem **out)
   else
     rc = problem_affine(p->kind, p->M, p->q, p->lower, p->upper, out);
   if (!rc) rc = copy_names(p, *out);
+  if (!rc && p->findex) rc = cpk_problem_set_friction_index(*out, p->findex, p->fcoef);
   if (rc) {
     cpk_problem_free(*out);
     *out = NULL;
@@ -140,6 +141,8 @@ void cpk_problem_free(cpk_problem *p)
   free(p->upper);
   cpk_csc_free(p->jac_pattern);
   free(p->mu);
+  free(p->findex);
+  free(p->fcoef);
   free(p);
 }
 
@@ -211,6 +214,49 @@ static int validate_cone(const cpk_problem *p, cpk_error *err)
   return CPK_OK;
 }
 
+/* The conditions of cpk_problem_set_friction_index, on a candidate (findex, fcoef). */
+static int findex_ok(const cpk_problem *p, const int *findex, const double *fcoef)
+{
+  if (p->kind != CPK_KIND_LCP && p->kind != CPK_KIND_AFFINE_MCP) return 0;
+  for (size_t i = 0; i < p->n; i++) {
+    int j = findex[i];
+    if (j < 0) continue;
+    if ((size_t)j >= p->n || (size_t)j == i || findex[j] >= 0 || !(p->lower[j] >= 0.0)) return 0;
+    if (!(fcoef[i] >= 0.0 && isfinite(fcoef[i]))) return 0;
+  }
+  return 1;
+}
+
+int cpk_problem_set_friction_index(cpk_problem *p, const int *findex, const double *fcoef)
+{
+  if (!p || (p->kind != CPK_KIND_LCP && p->kind != CPK_KIND_AFFINE_MCP)) return CPK_EINVAL;
+  if (!findex) {
+    free(p->findex);
+    free(p->fcoef);
+    p->findex = NULL;
+    p->fcoef = NULL;
+    p->rev.bounds++;
+    return CPK_OK;
+  }
+  if (!fcoef || !findex_ok(p, findex, fcoef)) return CPK_EINVAL;
+  int *fi = cpk_alloc_array(p->n, sizeof *fi);
+  double *fc = cpk_alloc_array(p->n, sizeof *fc);
+  if (!fi || !fc) {
+    free(fi);
+    free(fc);
+    return CPK_ENOMEM;
+  }
+  memcpy(fi, findex, p->n * sizeof *fi);
+  for (size_t i = 0; i < p->n; i++) fc[i] = findex[i] >= 0 ? fcoef[i] : 0.0;
+  free(p->findex);
+  free(p->fcoef);
+  p->findex = fi;
+  p->fcoef = fc;
+  p->kind = CPK_KIND_AFFINE_MCP;
+  p->rev.bounds++;
+  return CPK_OK;
+}
+
 int cpk_problem_validate(const cpk_problem *p, cpk_error *err)
 {
   if (!p) return cpk_error_set(err, CPK_EINVAL, "no problem given");
@@ -227,5 +273,8 @@ int cpk_problem_validate(const cpk_problem *p, cpk_error *err)
         return cpk_error_set(err, CPK_EINVAL, "q[%zu] is not finite", i + 1);
   }
   if (p->kind == CPK_KIND_FRICTION_CONE) return validate_cone(p, err);
+  if (p->findex && (!p->fcoef || !findex_ok(p, p->findex, p->fcoef)))
+    return cpk_error_set(err, CPK_EINVAL, "friction-index rows: an index out of range, a chain, "
+                         "a scaling row with a negative lower bound or a bad coefficient");
   return validate_bounds(p, err);
 }

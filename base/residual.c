@@ -20,8 +20,12 @@ double cpk_natural_residual(const cpk_problem *p, const double *z, const double 
   double r = 0.0;
   if (p->kind == CPK_KIND_FRICTION_CONE) return cpk_fc_residual(p, z, w);
   for (size_t i = 0; i < p->n; i++) {
-    double t = z[i] - w[i];
-    double mid = t < p->lower[i] ? p->lower[i] : (t > p->upper[i] ? p->upper[i] : t);
+    double t = z[i] - w[i], lo = p->lower[i], hi = p->upper[i];
+    if (p->findex && p->findex[i] >= 0) { /* bounds +-c_i z_j at this z (z_j < 0 is row j's error) */
+      hi = p->fcoef[i] * fmax(z[p->findex[i]], 0.0);
+      lo = -hi;
+    }
+    double mid = t < lo ? lo : (t > hi ? hi : t);
     double e = fabs(z[i] - mid);
     if (isnan(e)) return INFINITY;
     if (e > r) r = e;

@@ -40,6 +40,7 @@ int cpk_result_alloc(size_t n, cpk_result **out)
   *out = NULL;
   if (!r) return CPK_ENOMEM;
   r->n = n;
+  r->capacity = n;
   r->z = cpk_calloc_array(n, sizeof *r->z);
   r->w = cpk_calloc_array(n, sizeof *r->w);
   r->ray = cpk_calloc_array(n, sizeof *r->ray);
@@ -62,6 +63,30 @@ void cpk_result_free(cpk_result *r)
   free(r->basis);
   free(r->solutions);
   free(r);
+}
+
+/* Replace *arr by a zeroed array of n elements; the old one is kept on failure. */
+static int regrow(void **arr, size_t n, size_t size)
+{
+  void *fresh = cpk_calloc_array(n, size);
+  if (!fresh) return CPK_ENOMEM;
+  free(*arr);
+  *arr = fresh;
+  return CPK_OK;
+}
+
+int cpk_result_resize(cpk_result *r, size_t n)
+{
+  if (n > r->capacity) {
+    if (regrow((void **)&r->z, n, sizeof *r->z) || regrow((void **)&r->w, n, sizeof *r->w) ||
+        regrow((void **)&r->ray, n, sizeof *r->ray) ||
+        regrow((void **)&r->basis, n, sizeof *r->basis))
+      return CPK_ENOMEM; /* arrays already grown stay larger than capacity: still safe */
+    r->capacity = n;
+  }
+  r->n = n;
+  cpk_result_reset(r);
+  return CPK_OK;
 }
 
 void cpk_result_reset(cpk_result *r)

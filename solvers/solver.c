@@ -69,6 +69,9 @@ int cpk_solver_alloc(const cpk_solver_type *T, const cpk_problem *p, const cpk_s
   if (!cpk_solver_accepts(T, p))
     return cpk_error_set(err, CPK_EUNSUP, "solver '%s' does not accept %s problems", T->name,
                          cpk_problem_kind_name(p->kind));
+  if (p->findex) /* replaced by the exact encoding of friction-index rows (issue 15) */
+    return cpk_error_set(err, CPK_EUNSUP, "solver '%s' does not take friction-index rows yet",
+                         T->name);
   if (!settings) {
     cpk_settings_default(&defaults);
     settings = &defaults;

@@ -71,6 +71,20 @@ typedef struct cpk_matrix {
 CPK_API int cpk_matrix_alloc_dense(size_t m, size_t n, cpk_matrix **out);
 /** Copy a GSL matrix into a new dense cpk_matrix. */
 CPK_API int cpk_matrix_from_gsl(const gsl_matrix *A, cpk_matrix **out);
+/**
+ * New dense m-by-n matrix from a caller array (no GSL type needed): entry (i, j) is a[i*ld + j]
+ * (row-major, ld >= n) or a[i + j*ld] (col_major != 0, ld >= m). CPK_EINVAL on a bad ld.
+ */
+CPK_API int cpk_matrix_from_dense_array(size_t m, size_t n, const double *a, size_t ld,
+                                        int col_major, cpk_matrix **out);
+/** Overwrite the values of a dense matrix from a caller array laid out as above. */
+CPK_API int cpk_matrix_set_dense_array(cpk_matrix *A, const double *a, size_t ld, int col_major);
+/**
+ * New sparse m-by-n matrix from caller CSC arrays (colptr of n+1 entries, rowind and x of
+ * colptr[n] entries), copied and checked with cpk_csc_check (sorted, unique indices).
+ */
+CPK_API int cpk_matrix_from_csc_arrays(size_t m, size_t n, const cpk_int *colptr,
+                                       const cpk_int *rowind, const double *x, cpk_matrix **out);
 /** Copy a CSC matrix (checked with cpk_csc_check) into a new sparse cpk_matrix. */
 CPK_API int cpk_matrix_from_csc(const cpk_csc *A, cpk_matrix **out);
 /** New sparse cpk_matrix from 0-based triplets (duplicates summed, see cpk_csc_from_triplets). */

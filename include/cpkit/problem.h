@@ -51,6 +51,20 @@ typedef struct cpk_problem {
   size_t nc;            /**< number of contacts (n = cone_dim * nc) */
   size_t cone_dim;      /**< unknowns per contact: 2, 3 (n, t, o) or 4 (n, t, o, twist) */
   double *mu;           /**< nc friction coefficients, >= 0 */
+  /* friction-index (boxed) rows, as physics engines pass them (ODE/Bullet findex, limitDependency):
+     where findex[i] >= 0 the bounds of z_i are -fcoef[i] z_j <= z_i <= fcoef[i] z_j with j = findex[i]
+     (lower[i], upper[i] are then ignored). Set with cpk_problem_set_friction_index. */
+  int *findex;          /**< NULL, or n entries: -1 (plain row) or the 0-based index j of the scaling row */
+  double *fcoef;        /**< with findex: the coefficient c_i >= 0 of each friction-index row */
+  /** Change counters, bumped by the cpk_problem_update_* functions: a solver bound to the problem
+      compares them with the values it saw last to know what to refresh before a re-solve. */
+  struct {
+    unsigned long q;      /**< q (or the cone problem's free velocity) */
+    unsigned long bounds; /**< lower, upper, fcoef */
+    unsigned long values; /**< the values of M (the pattern never changes) */
+    unsigned long mu;     /**< friction coefficients of the cone problem */
+    unsigned long params; /**< the nonlinear problem's parameters (cpk_problem_touch_params) */
+  } rev;
 } cpk_problem;
 
 /** LCP: find z >= 0 with w = Mz + q >= 0 and z'w = 0. M (n-by-n) and q are copied. */
@@ -77,6 +91,37 @@ CPK_API int cpk_problem_alloc_nonlinear_mcp(size_t n, cpk_function F, cpk_jacobi
  */
 CPK_API int cpk_problem_alloc_friction_cone(const cpk_matrix *W, const double *q, size_t dim,
                                             const double *mu, cpk_problem **out);
+
+/**
+ * Make rows of an LCP or affine MCP friction-index rows: for each i with findex[i] >= 0,
+ * -fcoef[i] z_j <= z_i <= fcoef[i] z_j with j = findex[i]; findex[i] = -1 leaves row i as it is.
+ * Conditions (CPK_EINVAL otherwise, problem unchanged): j < n, j != i, row j is not itself a
+ * friction-index row, lower[j] >= 0 (a normal impulse), fcoef[i] finite and >= 0.
+ * An LCP with friction-index rows becomes an affine MCP. Both arrays are copied; findex = NULL
+ * removes the rows' dependence. The solvers take such problems through an exact encoding
+ * (doc/solvers.md, "Friction-index rows"); the residual uses the bounds at z.
+ */
+CPK_API int cpk_problem_set_friction_index(cpk_problem *p, const int *findex, const double *fcoef);
+
+/* ---- updates for re-solves (no allocation; on bad input CPK_EINVAL and nothing changed) --- */
+/** Replace q (affine kinds and the cone problem's free velocity). Every entry must be finite. */
+CPK_API int cpk_problem_update_q(cpk_problem *p, const double *q);
+/** Replace the bounds; NULL leaves that side unchanged. An LCP keeps 0 and +inf (else CPK_EINVAL). */
+CPK_API int cpk_problem_update_bounds(cpk_problem *p, const double *lower, const double *upper);
+/** Replace the friction-index coefficients (same findex), e.g. new friction coefficients. */
+CPK_API int cpk_problem_update_fcoef(cpk_problem *p, const double *fcoef);
+/**
+ * Replace the values of M (W for the cone problem), same pattern: for a CSC matrix nnz values in
+ * the stored order (M->csc->x); for a dense matrix n*n values, row-major.
+ */
+CPK_API int cpk_problem_update_matrix_values(cpk_problem *p, const double *values);
+/** Replace a dense M from a caller array with leading dimension ld, row- or column-major. */
+CPK_API int cpk_problem_update_matrix_dense(cpk_problem *p, const double *a, size_t ld,
+                                            int col_major);
+/** Replace the cone problem's friction coefficients. */
+CPK_API int cpk_problem_update_mu(cpk_problem *p, const double *mu);
+/** Tell bound solvers that the nonlinear problem's parameters (*params) changed. */
+CPK_API void cpk_problem_touch_params(cpk_problem *p);
 
 /** Largest number of unknowns per contact of a friction-cone problem. */
 #define CPK_CONE_DIM_MAX 4

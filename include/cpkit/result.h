@@ -67,10 +67,16 @@ typedef struct cpk_result {
   size_t nstats;
   cpk_stat stats[CPK_MAX_STATS]; /**< solver statistics (pivots, refactorizations, ...) */
   char message[256];   /**< one-line detail on the outcome, may be empty */
+  size_t capacity;     /**< allocated length of z, w, ray and basis (>= n); see cpk_result_resize */
 } cpk_result;
 
 CPK_API int cpk_result_alloc(size_t n, cpk_result **out);
 CPK_API void cpk_result_free(cpk_result *r);
+/**
+ * Make r hold n unknowns, keeping its arrays when they are large enough (no allocation then):
+ * a result can follow a problem whose size changes between solves. Resets r.
+ */
+CPK_API int cpk_result_resize(cpk_result *r, size_t n);
 /** Forget the previous solve (status, flags, stats, solutions); keeps the arrays. */
 CPK_API void cpk_result_reset(cpk_result *r);
 /** Set (or overwrite) statistic `name` (a static string). CPK_ENOMEM when the table is full. */

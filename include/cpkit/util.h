@@ -16,6 +16,11 @@ CPK_API void *cpk_calloc_array(size_t count, size_t size);
 CPK_API char *cpk_strdup(const char *s);
 /** Monotonic wall clock in seconds. */
 CPK_API double cpk_wtime(void);
+/**
+ * Optional set-up for programs that link cpkit: turns GSL's default error handler (which aborts
+ * the process) off, since cpkit checks every GSL return code itself. Call once, before threads.
+ */
+CPK_API void cpk_init(void);
 
 CPK_END_DECLS
 #endif
