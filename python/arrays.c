@@ -30,3 +30,22 @@ PyObject *ext_array_from(const double *x, size_t n)
   if (a && n) memcpy(PyArray_DATA((PyArrayObject *)a), x, n * sizeof *x);
   return a;
 }
+
+PyObject *ext_int_array_from(const int *x, size_t n)
+{
+  npy_intp dim = (npy_intp)n;
+  PyObject *a = PyArray_SimpleNew(1, &dim, NPY_INT);
+  if (a && n) memcpy(PyArray_DATA((PyArrayObject *)a), x, n * sizeof *x);
+  return a;
+}
+
+PyArrayObject *ext_int_vector(PyObject *obj, npy_intp n, const char *what, const char *meaning)
+{
+  PyArrayObject *a = (PyArrayObject *)PyArray_FROMANY(obj, NPY_INT, 1, 1,
+                                                      NPY_ARRAY_IN_ARRAY | NPY_ARRAY_FORCECAST);
+  if (a && PyArray_DIM(a, 0) == n) return a;
+  PyErr_Clear();
+  Py_XDECREF(a);
+  return (PyArrayObject *)ext_raise(CPK_EINVAL, "%s: expected %ld integers (%s)", what, (long)n,
+                                    meaning);
+}

@@ -13,12 +13,22 @@
 typedef struct {
   PyObject_HEAD
   cpk_problem *p;
-  PyObject *owner; /**< what p->params points into (a compiled system's map), or NULL */
+  PyObject *owner; /**< what p->params points into (a compiled system's map, Python callbacks), or NULL */
+  int busy;        /**< solves running (maybe without the GIL): updates are refused meanwhile */
+  int nbound;      /**< Solver objects bound to p: its structure (friction-index rows) is fixed */
 } ext_problem;
+
+/** A Python object owning one contact system. */
+typedef struct {
+  PyObject_HEAD
+  cpk_contact_system *s;
+} ext_system;
 
 extern PyTypeObject ext_problem_type;
 extern PyTypeObject ext_system_type;
 extern PyTypeObject ext_varmap_type;
+extern PyTypeObject ext_callbacks_type;
+extern PyTypeObject ext_solver_type;
 
 /** The static types of the module: a C struct freed by `dealloc`, plain methods. */
 #define EXT_TYPE(name, ctype, dealloc, doc, methods)                                           \
@@ -46,8 +56,48 @@ PyObject *ext_register_error(PyObject *self, PyObject *cls);
 PyArrayObject *ext_vector(PyObject *obj, const char *what, npy_intp n);
 /** A new 1-D float64 array holding n doubles copied from x. */
 PyObject *ext_array_from(const double *x, size_t n);
+/** A new 1-D int array holding n ints copied from x. */
+PyObject *ext_int_array_from(const int *x, size_t n);
+/** A new int copy of a 1-D array of n integers; NULL with cpkit.Error naming what and its meaning. */
+PyArrayObject *ext_int_vector(PyObject *obj, npy_intp n, const char *what, const char *meaning);
+/** What a basis holds, for messages. */
+#define EXT_BASIS_MEANING "0 lower, 1 upper, 2 basic"
 
-/* Module functions (problem_type.c, solve.c). */
+/** A CSC view of (m, n, indptr, indices, data) with the arrays kept in arr[3] (release with
+    Py_XDECREF each); pointers checked (0 .. nnz, never decreasing). -1 with cpkit.Error. */
+int ext_csc_view(PyObject *tuple, const char *what, cpk_csc *view, PyArrayObject *arr[3]);
+
+/** Arrays the settings of one solve point into: they live until the solver has copied them. */
+typedef struct {
+  PyArrayObject *z0, *basis, *covering;
+} ext_solve_inputs;
+/**
+ * Parse (problem, solver name, settings dict, z0, basis, covering), the arguments of solve and
+ * bind_solver, into the problem, the solver type and settings (default, then the dict and the
+ * warm start; arrays kept in `in`). -1 with an exception.
+ */
+int ext_solve_args(PyObject *args, ext_problem **prob, const cpk_solver_type **T,
+                   ext_solve_inputs *in, cpk_settings *s);
+void ext_solve_inputs_release(ext_solve_inputs *in);
+/** The result as the dict cpkit.Result is built from. */
+PyObject *ext_result_dict(const cpk_problem *p, const cpk_result *r);
+/**
+ * Run alloc (when *solver is NULL) and solve (when r is not NULL) of a problem object: without the GIL unless the
+ * problem is nonlinear (its F is Python code or works in a shared map), marked busy meanwhile.
+ * A Python callback's exception is re-raised: -1 then; else the library's code.
+ */
+int ext_run_solve(ext_problem *prob, const cpk_solver_type *T, const cpk_settings *s,
+                  cpk_solver **solver, cpk_result *r, cpk_error *err);
+/** -1 with cpkit.Error when prob is being solved (updates must wait), else 0. */
+int ext_problem_check_idle(ext_problem *prob);
+
+/* Python callbacks of nonlinear problems (callbacks.c). */
+/** Forget a previous callback failure before a solve; install the stop check in s. */
+void ext_callbacks_prepare(ext_problem *prob, cpk_settings *s);
+/** After a solve: -1 with the callback's exception restored when one failed, else 0. */
+int ext_callbacks_reraise(ext_problem *prob);
+
+/* Module functions (problem_type.c, solve.c, callbacks.c, update.c, check.c, simulate.c). */
 PyObject *ext_affine_problem(PyObject *self, PyObject *args);
 PyObject *ext_cone_problem(PyObject *self, PyObject *args);
 PyObject *ext_read_problem(PyObject *self, PyObject *args);
@@ -55,4 +105,17 @@ PyObject *ext_solve(PyObject *self, PyObject *args);
 PyObject *ext_settings_names(PyObject *self, PyObject *args);
 PyObject *ext_read_system(PyObject *self, PyObject *args);
 PyObject *ext_compile(PyObject *self, PyObject *args);
+PyObject *ext_nonlinear_problem(PyObject *self, PyObject *args);
+PyObject *ext_bind_solver(PyObject *self, PyObject *args);
+PyObject *ext_check_problem(PyObject *self, PyObject *args);
+PyObject *ext_check_contact(PyObject *self, PyObject *args);
+PyObject *ext_simulate(PyObject *self, PyObject *args);
+/* Problem methods (update.c). */
+PyObject *ext_problem_update_q(ext_problem *self, PyObject *args);
+PyObject *ext_problem_update_bounds(ext_problem *self, PyObject *args);
+PyObject *ext_problem_update_values(ext_problem *self, PyObject *args);
+PyObject *ext_problem_update_mu(ext_problem *self, PyObject *args);
+PyObject *ext_problem_update_fcoef(ext_problem *self, PyObject *args);
+PyObject *ext_problem_set_findex(ext_problem *self, PyObject *args);
+PyObject *ext_problem_touch(ext_problem *self, PyObject *args);
 #endif

@@ -96,6 +96,18 @@ static PyMethodDef methods[] = {
     {"read_system", ext_read_system, METH_VARARGS, "read_system(path): contact system (JSON or FCLIB)."},
     {"compile", ext_compile, METH_VARARGS,
      "compile(system, model, directions, form, dense) -> (Problem, VarMap)."},
+    {"nonlinear_problem", ext_nonlinear_problem, METH_VARARGS,
+     "nonlinear_problem(n, F, J, (n, n, indptr, indices, data), lower, upper): F(z) -> n floats, "
+     "J(z) -> the Jacobian's values in the pattern's CSC order."},
+    {"bind_solver", ext_bind_solver, METH_VARARGS,
+     "bind_solver(problem, solver, settings, z0, basis, covering) -> a Solver for re-solves."},
+    {"check_problem", ext_check_problem, METH_VARARGS,
+     "check_problem(problem, matrix_only, max_n, rel_tol, count_solutions) -> report dict."},
+    {"check_contact", ext_check_contact, METH_VARARGS,
+     "check_contact(system, model, max_n, rel_tol, count_solutions) -> report dict."},
+    {"simulate", ext_simulate, METH_VARARGS,
+     "simulate(source, is_text, model, solver, fallback, directions, h, duration, tol, implicit, "
+     "max_iter, contacts) -> dict of arrays."},
     {"settings_names", ext_settings_names, METH_O,
      "settings_names(solver) -> names of the settings the solver takes."},
     {NULL, NULL, 0, NULL}};
@@ -112,7 +124,8 @@ PyMODINIT_FUNC PyInit__cpkit(void)
   /* GSL's default handler aborts the process: the library reports errors through codes. */
   gsl_set_error_handler_off();
   if (PyType_Ready(&ext_problem_type) < 0 || PyType_Ready(&ext_system_type) < 0 ||
-      PyType_Ready(&ext_varmap_type) < 0)
+      PyType_Ready(&ext_varmap_type) < 0 || PyType_Ready(&ext_callbacks_type) < 0 ||
+      PyType_Ready(&ext_solver_type) < 0)
     return NULL;
   m = PyModule_Create(&module);
   if (!m) return NULL;

@@ -22,6 +22,8 @@ PyObject *ext_problem_wrap(cpk_problem *p, PyObject *owner)
   obj->p = p;
   Py_XINCREF(owner);
   obj->owner = owner;
+  obj->busy = 0;
+  obj->nbound = 0;
   return (PyObject *)obj;
 }
 
@@ -56,40 +58,47 @@ static int check_pointers(const cpk_int *p, cpk_int n, npy_intp nnz)
   return 0;
 }
 
-static int csc_arrays(PyObject *ip, PyObject *ii, PyObject *ix, PyArrayObject *arr[3])
+static int csc_arrays(PyObject *ip, PyObject *ii, PyObject *ix, const char *what, PyArrayObject *arr[3])
 {
   arr[0] = (PyArrayObject *)PyArray_FROMANY(ip, NPY_INT64, 1, 1, NPY_ARRAY_IN_ARRAY);
   arr[1] = arr[0] ? (PyArrayObject *)PyArray_FROMANY(ii, NPY_INT64, 1, 1, NPY_ARRAY_IN_ARRAY) : NULL;
   arr[2] = arr[1] ? (PyArrayObject *)PyArray_FROMANY(ix, NPY_DOUBLE, 1, 1, NPY_ARRAY_IN_ARRAY) : NULL;
   if (arr[2]) return 0;
   PyErr_Clear();
-  ext_raise(CPK_EINVAL, "M: CSC arrays must be 1-D (indptr, indices integers; data floats)");
+  ext_raise(CPK_EINVAL, "%s: CSC arrays must be 1-D (indptr, indices integers; data floats)", what);
+  return -1;
+}
+
+int ext_csc_view(PyObject *tuple, const char *what, cpk_csc *view, PyArrayObject *arr[3])
+{
+  Py_ssize_t m, n;
+  PyObject *ip, *ii, *ix;
+  arr[0] = arr[1] = arr[2] = NULL;
+  if (!PyArg_ParseTuple(tuple, "nnOOO", &m, &n, &ip, &ii, &ix)) return -1;
+  if (m < 0 || n < 0) {
+    ext_raise(CPK_EINVAL, "%s: negative dimensions", what);
+    return -1;
+  }
+  if (csc_arrays(ip, ii, ix, what, arr)) return -1;
+  npy_intp nnz = PyArray_DIM(arr[1], 0);
+  *view = (cpk_csc){m, n, PyArray_DATA(arr[0]), PyArray_DATA(arr[1]), PyArray_DATA(arr[2])};
+  if (PyArray_DIM(arr[0], 0) == n + 1 && PyArray_DIM(arr[2], 0) == nnz &&
+      check_pointers(view->p, n, nnz) == 0)
+    return 0;
+  ext_raise(CPK_EBADMAT, "%s: CSC arrays inconsistent (indptr length n+1 from 0 to nnz, "
+                         "never decreasing; indices and data of length nnz)", what);
   return -1;
 }
 
 /* A sparse matrix from (m, n, indptr, indices, data): checked, then copied by the library. */
 static int csc_matrix(PyObject *tuple, cpk_matrix **out)
 {
-  Py_ssize_t m, n;
-  PyObject *ip, *ii, *ix;
-  PyArrayObject *arr[3] = {NULL, NULL, NULL};
+  PyArrayObject *arr[3];
+  cpk_csc view;
   int rc = -1;
-  if (!PyArg_ParseTuple(tuple, "nnOOO", &m, &n, &ip, &ii, &ix)) return -1;
-  if (m < 0 || n < 0) {
-    ext_raise(CPK_EINVAL, "M: negative dimensions");
-    return -1;
-  }
-  if (csc_arrays(ip, ii, ix, arr) == 0) {
-    npy_intp nnz = PyArray_DIM(arr[1], 0);
-    cpk_csc view = {m, n, PyArray_DATA(arr[0]), PyArray_DATA(arr[1]), PyArray_DATA(arr[2])};
-    if (PyArray_DIM(arr[0], 0) != n + 1 || PyArray_DIM(arr[2], 0) != nnz ||
-        check_pointers(view.p, n, nnz))
-      ext_raise(CPK_EBADMAT, "M: CSC arrays inconsistent (indptr length n+1 from 0 to nnz, "
-                             "never decreasing; indices and data of length nnz)");
-    else if ((rc = cpk_matrix_from_csc(&view, out)) != CPK_OK)
-      ext_raise(rc, "M: %s (row indices must be in range, sorted and unique in each column)",
-                cpk_strerror(rc));
-  }
+  if (ext_csc_view(tuple, "M", &view, arr) == 0 && (rc = cpk_matrix_from_csc(&view, out)) != CPK_OK)
+    ext_raise(rc, "M: %s (row indices must be in range, sorted and unique in each column)",
+              cpk_strerror(rc));
   for (int k = 0; k < 3; k++) Py_XDECREF(arr[k]);
   return rc ? -1 : 0;
 }
@@ -230,17 +239,33 @@ static PyObject *problem_data(ext_problem *self, PyObject *unused)
   int cone = p->kind == CPK_KIND_FRICTION_CONE;
   PyObject *M = p->M ? matrix_data(p->M) : (Py_INCREF(Py_None), Py_None);
   PyObject *q = p->q ? ext_array_from(p->q, p->n) : (Py_INCREF(Py_None), Py_None);
-  return Py_BuildValue("{s:s,s:n,s:z,s:N,s:N,s:N,s:N,s:n,s:n,s:N}", "kind",
+  PyObject *fcoef = p->findex ? ext_array_from(p->fcoef, p->n) : (Py_INCREF(Py_None), Py_None);
+  PyObject *rev = Py_BuildValue("{s:k,s:k,s:k,s:k,s:k}", "q", p->rev.q, "bounds", p->rev.bounds,
+                                "values", p->rev.values, "mu", p->rev.mu, "params", p->rev.params);
+  return Py_BuildValue("{s:s,s:n,s:z,s:N,s:N,s:N,s:N,s:n,s:n,s:N,s:N,s:N,s:N}", "kind",
                        cpk_problem_kind_name(p->kind), "n", (Py_ssize_t)p->n, "name", p->name,
                        "M", M, "q", q, "lower",
                        ext_array_from(p->lower, p->n), "upper", ext_array_from(p->upper, p->n),
                        "nc", (Py_ssize_t)p->nc, "cone_dim", (Py_ssize_t)p->cone_dim, "mu",
-                       cone ? ext_array_from(p->mu, p->nc) : (Py_INCREF(Py_None), Py_None));
+                       cone ? ext_array_from(p->mu, p->nc) : (Py_INCREF(Py_None), Py_None),
+                       "findex", p->findex ? ext_int_array_from(p->findex, p->n) : (Py_INCREF(Py_None), Py_None), "fcoef", fcoef, "rev", rev);
 }
 
 static PyMethodDef problem_methods[] = {
     {"data", (PyCFunction)problem_data, METH_NOARGS,
-     "Copies of the problem's data: dict with kind, n, name, M, q, lower, upper, nc, cone_dim, mu."},
+     "Copies of the problem's data: dict with kind, n, name, M, q, lower, upper, nc, cone_dim, mu, "
+     "findex, fcoef, rev."},
+    {"update_q", (PyCFunction)ext_problem_update_q, METH_VARARGS, "update_q(q)"},
+    {"update_bounds", (PyCFunction)ext_problem_update_bounds, METH_VARARGS,
+     "update_bounds(lower or None, upper or None)"},
+    {"update_values", (PyCFunction)ext_problem_update_values, METH_VARARGS,
+     "update_values(values): M's values in the stored order (CSC x, or row-major dense)"},
+    {"update_mu", (PyCFunction)ext_problem_update_mu, METH_VARARGS, "update_mu(mu)"},
+    {"update_fcoef", (PyCFunction)ext_problem_update_fcoef, METH_VARARGS, "update_fcoef(fcoef)"},
+    {"set_friction_index", (PyCFunction)ext_problem_set_findex, METH_VARARGS,
+     "set_friction_index(findex or None, fcoef)"},
+    {"touch_params", (PyCFunction)ext_problem_touch, METH_NOARGS,
+     "Tell bound solvers the nonlinear problem's parameters changed."},
     {NULL, NULL, 0, NULL}};
 
 PyTypeObject ext_problem_type =

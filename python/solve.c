@@ -4,12 +4,7 @@
 #include "ext.h"
 #include "settings_table.h"
 
-/* Arrays the settings point into; they must live until the solve is over. */
-typedef struct {
-  PyArrayObject *z0, *basis, *covering;
-} solve_inputs;
-
-static void inputs_release(solve_inputs *in)
+void ext_solve_inputs_release(ext_solve_inputs *in)
 {
   Py_XDECREF(in->z0);
   Py_XDECREF(in->basis);
@@ -56,25 +51,15 @@ static int apply_settings(const char *solver, PyObject *dict, cpk_settings *s)
   return 0;
 }
 
-static int int_vector(PyObject *obj, npy_intp n, PyArrayObject **out)
-{
-  *out = (PyArrayObject *)PyArray_FROMANY(obj, NPY_INT, 1, 1, NPY_ARRAY_IN_ARRAY | NPY_ARRAY_FORCECAST);
-  if (*out && PyArray_DIM(*out, 0) == n) return 0;
-  PyErr_Clear();
-  Py_CLEAR(*out);
-  ext_raise(CPK_EINVAL, "basis: expected %ld integers (0 lower, 1 upper, 2 basic)", (long)n);
-  return -1;
-}
-
 static int warm_start(PyObject *z0, PyObject *basis, PyObject *covering, npy_intp n,
-                      solve_inputs *in, cpk_settings *s)
+                      ext_solve_inputs *in, cpk_settings *s)
 {
   if (z0 != Py_None) {
     if (!(in->z0 = ext_vector(z0, "z0", n))) return -1;
     s->z0 = PyArray_DATA(in->z0);
   }
   if (basis != Py_None) {
-    if (int_vector(basis, n, &in->basis)) return -1;
+    if (!(in->basis = ext_int_vector(basis, n, "basis", EXT_BASIS_MEANING))) return -1;
     s->basis0 = PyArray_DATA(in->basis);
   }
   if (covering != Py_None) {
@@ -95,15 +80,6 @@ static PyObject *stats_dict(const cpk_result *r)
   return d;
 }
 
-static PyObject *basis_array(const cpk_result *r)
-{
-  if (!r->has_basis) Py_RETURN_NONE;
-  npy_intp n = (npy_intp)r->n;
-  PyArrayObject *a = (PyArrayObject *)PyArray_SimpleNew(1, &n, NPY_INT);
-  if (a && n) memcpy(PyArray_DATA(a), r->basis, r->n * sizeof *r->basis);
-  return (PyObject *)a;
-}
-
 static PyObject *solutions_array(const cpk_result *r)
 {
   if (!r->nsolutions) Py_RETURN_NONE;
@@ -113,7 +89,7 @@ static PyObject *solutions_array(const cpk_result *r)
   return (PyObject *)a;
 }
 
-static PyObject *result_dict(const cpk_problem *p, const cpk_result *r)
+PyObject *ext_result_dict(const cpk_problem *p, const cpk_result *r)
 {
   PyObject *merit = Py_None;
   Py_INCREF(Py_None);
@@ -126,35 +102,64 @@ static PyObject *result_dict(const cpk_problem *p, const cpk_result *r)
                        cpk_status_name(r->status), "solver", r->solver ? r->solver : "", "z",
                        ext_array_from(r->z, r->n), "w", ext_array_from(r->w, r->n), "residual",
                        r->residual, "tolerance", r->tolerance, "iterations", r->iterations, "time",
-                       r->time_s, "stats", stats_dict(r), "basis", basis_array(r), "ray", ray,
+                       r->time_s, "stats", stats_dict(r), "basis", r->has_basis ? ext_int_array_from(r->basis, r->n) : (Py_INCREF(Py_None), Py_None), "ray", ray,
                        "solutions", solutions_array(r), "message", r->message, "fc_merit", merit);
+}
+
+int ext_solve_args(PyObject *args, ext_problem **prob, const cpk_solver_type **T,
+                   ext_solve_inputs *in, cpk_settings *s)
+{
+  const char *name;
+  PyObject *settings, *z0, *basis, *covering;
+  if (!PyArg_ParseTuple(args, "O!sOOOO", &ext_problem_type, prob, &name, &settings, &z0, &basis,
+                        &covering))
+    return -1;
+  if (!(*T = cpk_solver_find(name))) {
+    ext_raise(CPK_ENOTFOUND, "unknown solver '%s'", name);
+    return -1;
+  }
+  cpk_settings_default(s);
+  return apply_settings(name, settings, s) ||
+                 warm_start(z0, basis, covering, (npy_intp)(*prob)->p->n, in, s)
+             ? -1
+             : 0;
 }
 
 /*
  * Alloc and solve without the GIL (the problem object is kept alive by the caller's
- * reference), except for a compiled nonlinear problem: its F works in its map's
- * buffers, which two threads must not share, and the GIL serialises them.
+ * reference), except for a nonlinear problem: its F is Python code, or works in its
+ * compiled map's buffers, which two threads must not share; the GIL serialises them.
  */
-static int run(const cpk_solver_type *T, const cpk_problem *p, const cpk_settings *s,
-               cpk_result *r, cpk_error *err)
+int ext_run_solve(ext_problem *prob, const cpk_solver_type *T, const cpk_settings *s,
+                  cpk_solver **solver, cpk_result *r, cpk_error *err)
 {
-  cpk_solver *solver = NULL;
-  PyThreadState *ts = p->kind == CPK_KIND_NONLINEAR_MCP ? NULL : PyEval_SaveThread();
-  int rc = cpk_solver_alloc(T, p, s, &solver, err);
-  if (rc == CPK_OK) rc = cpk_solver_solve(solver, r, err);
-  cpk_solver_free(solver);
+  cpk_settings local = *s;
+  int rc = CPK_OK;
+  if (prob->busy && prob->p->kind == CPK_KIND_NONLINEAR_MCP) {
+    ext_raise(CPK_EINVAL, "this nonlinear problem is being solved in another thread");
+    return -1;
+  }
+  ext_callbacks_prepare(prob, &local);
+  prob->busy++;
+  PyThreadState *ts = prob->p->kind == CPK_KIND_NONLINEAR_MCP ? NULL : PyEval_SaveThread();
+  if (!*solver) rc = cpk_solver_alloc(T, prob->p, &local, solver, err);
+  if (rc == CPK_OK && r) rc = cpk_solver_solve(*solver, r, err);
   if (ts) PyEval_RestoreThread(ts);
-  return rc;
+  prob->busy--;
+  return ext_callbacks_reraise(prob) ? -1 : rc;
 }
 
-static PyObject *solve_with(const cpk_solver_type *T, const cpk_problem *p, const cpk_settings *s)
+static PyObject *solve_with(const cpk_solver_type *T, ext_problem *prob, const cpk_settings *s)
 {
   cpk_result *r = NULL;
+  cpk_solver *solver = NULL;
   cpk_error err;
+  PyObject *out = NULL;
   cpk_error_clear(&err);
-  int rc = cpk_result_alloc(p->n, &r);
-  if (rc == CPK_OK) rc = run(T, p, s, r, &err);
-  PyObject *out = rc ? ext_raise_error(rc, &err) : result_dict(p, r);
+  int rc = cpk_result_alloc(prob->p->n, &r);
+  if (rc == CPK_OK) rc = ext_run_solve(prob, T, s, &solver, r, &err);
+  if (rc >= 0) out = rc ? ext_raise_error(rc, &err) : ext_result_dict(prob->p, r);
+  cpk_solver_free(solver);
   cpk_result_free(r);
   return out;
 }
@@ -162,19 +167,11 @@ static PyObject *solve_with(const cpk_solver_type *T, const cpk_problem *p, cons
 PyObject *ext_solve(PyObject *self, PyObject *args)
 {
   ext_problem *prob;
-  const char *name;
-  PyObject *settings, *z0, *basis, *covering, *out = NULL;
-  solve_inputs in = {NULL, NULL, NULL};
+  const cpk_solver_type *T;
+  PyObject *out = NULL;
+  ext_solve_inputs in = {NULL, NULL, NULL};
   cpk_settings s;
-  if (!PyArg_ParseTuple(args, "O!sOOOO", &ext_problem_type, &prob, &name, &settings, &z0, &basis,
-                        &covering))
-    return NULL;
-  const cpk_solver_type *T = cpk_solver_find(name);
-  if (!T) return ext_raise(CPK_ENOTFOUND, "unknown solver '%s'", name);
-  cpk_settings_default(&s);
-  if (apply_settings(name, settings, &s) == 0 &&
-      warm_start(z0, basis, covering, (npy_intp)prob->p->n, &in, &s) == 0)
-    out = solve_with(T, prob->p, &s);
-  inputs_release(&in);
+  if (ext_solve_args(args, &prob, &T, &in, &s) == 0) out = solve_with(T, prob, &s);
+  ext_solve_inputs_release(&in);
   return out;
 }

@@ -5,11 +5,6 @@
 
 typedef struct {
   PyObject_HEAD
-  cpk_contact_system *s;
-} ext_system;
-
-typedef struct {
-  PyObject_HEAD
   cpk_varmap *m;
 } ext_varmap;
 

@@ -11,6 +11,12 @@ A thin layer over the C library libcpkit (the extension module cpkit._cpkit):
 - ``solvers()``: the registered solvers, the problem kinds and settings each takes.
 - ``read_system(path)``, ``compile(system, model)``, ``solve_system(system, model)``:
   contact systems compiled by a contact model, answers per contact as arrays.
+- ``solve_nonlinear(F, jacobian, n, ...)`` / ``NonlinearMCP``: nonlinear MCPs from
+  Python callables (exceptions raised in them propagate).
+- ``Solver(problem, ...)``: a solver bound to a Problem for re-solves after
+  ``update_q``, ``update_bounds``, ``update_matrix``, ``update_mu``.
+- ``check(...)``: existence and uniqueness verdicts as a CheckReport.
+- ``simulate(scene, ...)``: the time-stepper's trajectory as NumPy arrays.
 
 Every failure of a call raises :class:`cpkit.Error` with the library's message
 and code; the outcome of a solve (solved, ray_termination, max_iterations, ...)
@@ -24,6 +30,10 @@ _cpkit._register_error(Error)
 from ._problem import Problem, read_problem  # noqa: E402  (needs Error registered)
 from ._solve import Result, SolverInfo, solve, solve_cone, solvers  # noqa: E402
 from ._system import Compiled, System, compile, read_system, solve_system  # noqa: E402
+from ._nonlinear import NonlinearMCP, solve_nonlinear  # noqa: E402
+from ._resolve import Solver  # noqa: E402
+from ._check import CheckEntry, CheckReport, check  # noqa: E402
+from ._simulate import Trajectory, simulate  # noqa: E402
 
 __version__ = _cpkit.version()
 
@@ -32,4 +42,6 @@ __version__ = _cpkit.version()
 AT_LOWER, AT_UPPER, BASIC = 0, 1, 2
 
 __all__ = ["Error", "Problem", "Result", "SolverInfo", "read_problem", "solve", "solve_cone",
-           "solvers", "System", "Compiled", "read_system", "compile", "solve_system", "AT_LOWER", "AT_UPPER", "BASIC", "__version__"]
+           "solvers", "System", "Compiled", "read_system", "compile", "solve_system", "AT_LOWER", "AT_UPPER", "BASIC", "__version__",
+           "NonlinearMCP", "solve_nonlinear", "Solver", "check", "CheckReport", "CheckEntry",
+           "simulate", "Trajectory"]

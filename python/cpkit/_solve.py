@@ -114,21 +114,31 @@ class Result:
                 f"residual={self.residual:.3g}, iterations={self.iterations}>")
 
 
-def _run(problem, solver, tol, max_iter, time_limit, z0, basis, settings):
+def _default_solver(problem):
+    return {"friction_cone": "nsn", "nonlinear_mcp": "fbnewton"}.get(problem.kind, "lemke")
+
+
+def _prepare(problem, solver, tol, max_iter, time_limit, settings):
+    """(solver name, settings dict for the extension, covering) after checking every name."""
     if solver is None:
-        solver = "nsn" if problem.kind == "friction_cone" else "lemke"
+        solver = _default_solver(problem)
     _check_names(solver, settings)
     settings = _translate(solver, settings)
     covering = settings.pop("covering", None)
     for key, value in (("tol", tol), ("max_iter", max_iter), ("time_limit", time_limit)):
         if value is not None:
             settings[key] = value.item() if isinstance(value, np.generic) else value
+    return solver, settings, covering
+
+
+def _run(problem, solver, tol, max_iter, time_limit, z0, basis, settings):
+    solver, settings, covering = _prepare(problem, solver, tol, max_iter, time_limit, settings)
     data = _cpkit.solve(problem._handle, solver, settings, z0, basis, covering)
     return Result(data, problem)
 
 
 def solve(M, q=None, lower=None, upper=None, solver=None, tol=None, max_iter=None,
-          time_limit=None, z0=None, basis=None, **solver_settings):
+          time_limit=None, z0=None, basis=None, findex=None, fcoef=None, **solver_settings):
     """Solve an LCP or an affine box-constrained MCP (or any Problem).
 
     Args:
@@ -138,22 +148,30 @@ def solve(M, q=None, lower=None, upper=None, solver=None, tol=None, max_iter=Non
         lower, upper: bounds (-inf / inf allowed); both None: the LCP
             (z >= 0, w = Mz + q >= 0, z'w = 0).
         solver: a name from :func:`solvers` ("lemke" by default; "nsn" for a
-            friction-cone Problem).
+            friction-cone Problem, "fbnewton" for a nonlinear one).
         tol: natural-residual tolerance, scaled by max(1, ||q||_inf) (default 1e-8).
         max_iter: iteration/pivot limit (default: the solver's own).
         time_limit: seconds (default: none).
         z0: warm-start point; basis: warm-start basis (pivoting solvers; see Result.basis).
+        findex, fcoef: friction-index (boxed) rows as physics engines pass them
+            (ODE/Bullet ``findex``, ``limitDependency``): where ``findex[i] >= 0`` the
+            bounds of z_i are ``-fcoef[i] * z[j] <= z_i <= fcoef[i] * z[j]`` with
+            ``j = findex[i]`` (0-based; lower[i], upper[i] are then ignored); -1 leaves
+            row i as it is. See :meth:`Problem.set_friction_index`.
         **solver_settings: the chosen solver's own settings, by name (see
             ``solvers()``), e.g. ``pivot_tol=1e-10`` for lemke, ``omega=1.2`` for
             pgs, ``method="potential"`` for ipm, ``linsys="dense"`` for any.
 
     Returns:
         Result. The outcome is Result.status; cpkit.Error is raised only when
-        the call fails (bad shapes, NaN, unknown solver or setting, ...).
+        the call fails (bad shapes, NaN, unknown solver or setting, a solver that
+        does not take the problem, ...).
     """
     if isinstance(M, Problem):
         if q is not None or lower is not None or upper is not None:
             raise Error("solve(problem): q, lower and upper come from the problem")
+        if findex is not None:
+            raise Error("solve(problem): set friction-index rows with problem.set_friction_index")
         problem = M
     elif q is None:
         raise Error("solve(M, q): q is missing")
@@ -161,6 +179,8 @@ def solve(M, q=None, lower=None, upper=None, solver=None, tol=None, max_iter=Non
         problem = Problem.lcp(M, q)
     else:
         problem = Problem.mcp(M, q, lower, upper)
+    if findex is not None:
+        problem.set_friction_index(findex, fcoef)
     return _run(problem, solver, tol, max_iter, time_limit, z0, basis, solver_settings)
 
 
