@@ -33,7 +33,7 @@ from ._system import Compiled, System, compile, read_system, solve_system  # noq
 from ._nonlinear import NonlinearMCP, solve_nonlinear  # noqa: E402
 from ._resolve import Solver  # noqa: E402
 from ._check import CheckEntry, CheckReport, check  # noqa: E402
-from ._simulate import Trajectory, simulate  # noqa: E402
+from ._simulate import MODE_SEPARATING, MODE_SLIDING, MODE_STICKING, Trajectory, simulate  # noqa: E402
 
 __version__ = _cpkit.version()
 
@@ -44,4 +44,4 @@ AT_LOWER, AT_UPPER, BASIC = 0, 1, 2
 __all__ = ["Error", "Problem", "Result", "SolverInfo", "read_problem", "solve", "solve_cone",
            "solvers", "System", "Compiled", "read_system", "compile", "solve_system", "AT_LOWER", "AT_UPPER", "BASIC", "__version__",
            "NonlinearMCP", "solve_nonlinear", "Solver", "check", "CheckReport", "CheckEntry",
-           "simulate", "Trajectory"]
+           "simulate", "Trajectory", "MODE_SEPARATING", "MODE_STICKING", "MODE_SLIDING"]
