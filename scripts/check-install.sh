@@ -42,6 +42,18 @@ check "the experiment scenes are installed and the installed cpkit runs them" \
   sh -c "LD_LIBRARY_PATH=$prefix/usr/lib $prefix/usr/bin/cpkit demo $prefix/usr/share/cpkit/examples --match seed000-spin --strict | grep -q '^0 checks failed'"
 check "libcpkit.so exports only cpk_ symbols" \
   sh -c "! nm -D --defined-only $prefix/usr/lib/libcpkit.so | awk '\$2 ~ /^[TDBR]\$/ {print \$3}' | grep -v '^cpk_'"
+# The Python package (when configure built it) must work from the prefix alone: it loads the
+# prefix's libcpkit by path (python/Makefile.am writes cpkit/_libpath.py at install).
+if grep -q "^CPK_HAVE_PYTHON='yes'" "$build/python/test-env.sh" 2>/dev/null; then
+  py=$(sed -n "s/^CPK_PYTHON='\(.*\)'$/\1/p" "$build/python/test-env.sh")
+  printf '%s\n' 'import sys, numpy as np, cpkit' \
+    'r = cpkit.solve(np.eye(2), [-1.0, 1.0])' \
+    'assert r.solved and np.allclose(r.z, [1.0, 0.0]), r.z' \
+    'libs = [l.split()[-1] for l in open("/proc/self/maps") if "libcpkit" in l]' \
+    'assert libs and all(p.startswith(sys.argv[1]) for p in libs), libs' >"$prefix/pycheck.py"
+  check "the installed Python package runs without LD_LIBRARY_PATH, on the prefix's libcpkit" \
+    sh -c "lp=\$(find $prefix/usr -name _libpath.py) && cd $prefix && env -u LD_LIBRARY_PATH PYTHONPATH=\$(dirname \$(dirname \$lp)) $py $prefix/pycheck.py $prefix/usr/lib/"
+fi
 echo "1..$n"
 echo "$((n - failed)) passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -23,7 +23,10 @@ and code; the outcome of a solve (solved, ray_termination, max_iterations, ...)
 is ``Result.status``, never an exception. See doc/python.md.
 """
 from ._errors import Error
-from . import _cpkit
+from ._load import load_installed_library
+
+load_installed_library()
+from . import _cpkit  # noqa: E402  (after libcpkit is loaded)
 
 _cpkit._register_error(Error)
 
