@@ -105,6 +105,7 @@ PyObject *ext_solve(PyObject *self, PyObject *args);
 PyObject *ext_settings_names(PyObject *self, PyObject *args);
 PyObject *ext_read_system(PyObject *self, PyObject *args);
 PyObject *ext_compile(PyObject *self, PyObject *args);
+PyObject *ext_form_for_solver(PyObject *self, PyObject *args);
 PyObject *ext_nonlinear_problem(PyObject *self, PyObject *args);
 PyObject *ext_bind_solver(PyObject *self, PyObject *args);
 PyObject *ext_check_problem(PyObject *self, PyObject *args);

@@ -108,6 +108,8 @@ static PyMethodDef methods[] = {
     {"simulate", ext_simulate, METH_VARARGS,
      "simulate(source, is_text, model, solver, fallback, directions, h, duration, tol, implicit, "
      "max_iter, contacts) -> dict of arrays."},
+    {"form_for_solver", ext_form_for_solver, METH_VARARGS,
+     "form_for_solver(model, solver, form) -> the form to compile in for that solver."},
     {"settings_names", ext_settings_names, METH_O,
      "settings_names(solver) -> names of the settings the solver takes."},
     {NULL, NULL, 0, NULL}};

@@ -52,8 +52,8 @@ static int compile_options(const char *directions, int form, int dense, cpk_comp
                            cpk_error *err)
 {
   cpk_compile_options_default(o);
-  if (form < CPK_FORM_AUTO || form > CPK_FORM_REDUCED)
-    return cpk_error_set(err, CPK_EINVAL, "form must be auto, mixed or reduced");
+  if (form < CPK_FORM_AUTO || form > CPK_FORM_CONE)
+    return cpk_error_set(err, CPK_EINVAL, "form must be auto, mixed, reduced or cone");
   o->form = (cpk_problem_form)form;
   o->dense = dense != 0;
   return directions ? cpk_compile_options_set_directions(o, directions, err) : CPK_OK;
@@ -84,6 +84,15 @@ PyObject *ext_compile(PyObject *self, PyObject *args)
   map->m = m;
   PyObject *prob = ext_problem_wrap(p, (PyObject *)map);
   return prob ? Py_BuildValue("(NN)", prob, map) : (Py_DECREF(map), NULL);
+}
+
+/* form_for_solver(model, solver, form) -> the form `cpkit solve-system` compiles in for that solver. */
+PyObject *ext_form_for_solver(PyObject *self, PyObject *args)
+{
+  const char *model, *solver;
+  int form;
+  if (!PyArg_ParseTuple(args, "ssi", &model, &solver, &form)) return NULL;
+  return PyLong_FromLong((long)cpk_compile_form_for_solver(model, solver, (cpk_problem_form)form));
 }
 
 static PyObject *matrix4(size_t nc)

@@ -4,7 +4,7 @@ from ._errors import Error
 from ._problem import Problem
 from ._solve import _run
 
-_FORMS = {"auto": 0, "mixed": 1, "reduced": 2}
+_FORMS = {"auto": 0, "mixed": 1, "reduced": 2, "cone": 3}
 
 
 class System:
@@ -59,7 +59,9 @@ def compile(system, model, directions=None, form="auto", dense=False):
 
     Args:
         directions: polyhedral directions, "D" or "E:C:P" (as ``cpkit compile --directions``).
-        form: "auto", "mixed" (velocities kept as unknowns) or "reduced".
+        form: "auto", "mixed" (velocities kept as unknowns), "reduced" or "cone" (for
+            point-coulomb and elliptic-torsional: FCLIB's friction-cone problem, for the
+            cone solvers nsn, nsgs, fcipm).
         dense: store an affine problem's matrix dense.
     """
     if not isinstance(system, System):
@@ -74,7 +76,11 @@ def compile(system, model, directions=None, form="auto", dense=False):
 def solve_system(system, model, solver="lemke", directions=None, form="auto", tol=None,
                  max_iter=None, time_limit=None, z0=None, mode_tol=1e-8, **solver_settings):
     """Compile and solve a System; the Result also carries ``impulses``,
-    ``contact_velocities``, ``modes`` and ``v`` (see :meth:`Compiled.contacts`) and ``compiled``."""
+    ``contact_velocities``, ``modes`` and ``v`` (see :meth:`Compiled.contacts`) and ``compiled``.
+    With form "auto" a cone solver (nsn, nsgs, fcipm) gets the model's cone form, as in
+    ``cpkit solve-system``."""
+    if form == "auto" and isinstance(solver, str) and isinstance(model, str):
+        form = {v: k for k, v in _FORMS.items()}.get(_cpkit.form_for_solver(model, solver, 0), form)
     compiled = compile(system, model, directions, form)
     result = _run(compiled.problem, solver, tol, max_iter, time_limit, z0, None, solver_settings)
     result.__dict__.update(compiled.contacts(result.z, mode_tol))

@@ -25,15 +25,18 @@ def check_modes(modes, impulses):
 
 
 @pytest.mark.parametrize("model,solver", [("polyhedral", "lemke"), ("point-coulomb", "bdnewton"),
-                                          ("point-coulomb", "fbnewton")])
+                                          ("point-coulomb", "fbnewton"), ("point-coulomb", "nsn"),
+                                          ("point-coulomb", "nsgs"), ("point-coulomb", "fcipm")])
 def test_block_sliding_on_four_contacts(model, solver):
     # A 2 kg block sliding at 1 m/s along x, h = 0.01, mu = 0.3, g = 9.81: over the step the
     # normal impulses sum to m g h (no vertical velocity after) and the friction impulses to
     # mu m g h against the motion, so v_x = 1 - mu g h.
     s = cpkit.read_system(example("block-on-plane.json"))
     assert s.nc == 4 and s.nv == 6 and s.form == "body"
-    r = cpkit.solve_system(s, model, solver=solver)
+    r = cpkit.solve_system(s, model, solver=solver, tol=1e-10)
     assert r.solved, (r.status, r.message)
+    cone = solver in ("nsn", "nsgs", "fcipm")  # compiled in the model's cone form
+    assert (r.compiled.problem.kind == "friction_cone") == cone
     mgh = 2 * 9.81 * 0.01
     assert r.impulses.shape == (4, 4) and r.contact_velocities.shape == (4, 4)
     assert r.impulses[:, 0].sum() == pytest.approx(mgh, rel=1e-7)
@@ -45,6 +48,22 @@ def test_block_sliding_on_four_contacts(model, solver):
     check_modes(r.modes, r.impulses)
     assert np.all(r.impulses[:, 0] >= -1e-12)
     assert np.allclose(r.contact_velocities[:, 0], 0, atol=1e-8)  # resting: no normal speed
+
+
+def test_cone_form_compiled_and_read_back():
+    s = cpkit.read_system(example("block-on-plane.json"))
+    c = cpkit.compile(s, "point-coulomb", form="cone")
+    p = c.problem
+    assert p.kind == "friction_cone" and p.nc == 4 and p.cone_dim == 3
+    r = cpkit.solve_cone(p, tol=1e-10)
+    assert r.solved
+    u = p.M @ r.z + p.q  # the cone problem's velocities, recomputed in NumPy
+    assert np.allclose(u, r.w, atol=1e-12)
+    back = c.contacts(r)
+    assert back["impulses"][:, 0].sum() == pytest.approx(2 * 9.81 * 0.01, rel=1e-7)
+    assert back["v"][0] == pytest.approx(1 - 0.3 * 9.81 * 0.01, rel=1e-7)
+    with pytest.raises(cpkit.Error, match="unknown form"):
+        cpkit.compile(s, "point-coulomb", form="conic")
 
 
 def test_spinning_sphere_friction_moment():
