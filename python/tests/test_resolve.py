@@ -26,11 +26,32 @@ def same_pattern(rng, M):
 
 
 AFFINE = ["lemke", "enum", "bdnewton", "fbnewton", "pgs", "ipm"]
+# Bound solvers that keep data of the problem from their allocation: at ff1c35d the library
+# does not refresh them after an update (issue 15's solver side, branch resolve, does).
+CACHING = {("enum", "dense"), ("enum", "csc"), ("pgs", "csc"), ("ipm", "dense")}
+
+
+def library_has_resolve_side():
+    """Whether libcpkit has issue 15's solver side: with it a bound lemke re-solves the same
+    problem from its last basis (no pivot); without it every solve starts cold (n pivots)."""
+    M, q, lower, upper = random_mcp(np.random.default_rng(1), 12)
+    s = cpkit.Solver(cpkit.Problem.mcp(M, q, lower, upper), "lemke")
+    return s.solve().iterations > 0 and s.solve().iterations == 0
 
 
 @pytest.mark.parametrize("fmt", ["dense", "csc"])
 @pytest.mark.parametrize("solver", AFFINE)
 def test_resolve_after_every_kind_of_update(solver, fmt):
+    try:
+        resolve_after_every_kind_of_update(solver, fmt)
+    except AssertionError:
+        if (solver, fmt) in CACHING and not library_has_resolve_side():
+            pytest.xfail(f"libcpkit without issue 15's solver side: bound '{solver}' keeps stale "
+                         f"data of a {fmt} M after update_matrix")
+        raise
+
+
+def resolve_after_every_kind_of_update(solver, fmt):
     sp = pytest.importorskip("scipy.sparse")
     rng = np.random.default_rng(7)
     n = 8 if solver == "enum" else 25
