@@ -51,6 +51,7 @@ static int reserve_rows(recorder *R)
 static int record_contacts(recorder *R, const cpk_sim_step_info *info)
 {
   size_t need = R->ncont + info->ncontacts;
+  if (!info->ncontacts) return CPK_OK;
   if (need > R->cont_cap) {
     size_t cap = need > 2 * R->cont_cap ? need : 2 * R->cont_cap;
     int rc = resize((void **)&R->contacts, cap, sizeof *R->contacts);
