@@ -112,3 +112,28 @@ def test_errors(examples, tmp_path):
         cpkit.simulate(falling_scene(duration=0.02)).body("rod")
     with pytest.raises(cpkit.Error, match="path, a JSON string or a dict"):
         cpkit.simulate(42)
+
+
+class Alarm(Exception):
+    pass
+
+
+def test_a_signal_stops_the_run(examples):
+    # A run of about 43 000 steps (seconds), stopped by a SIGALRM handler's exception
+    # after 0.05 s: the run checks Python's signals every 0.2 s without the GIL held.
+    signal = pytest.importorskip("signal")
+    if not hasattr(signal, "setitimer"):
+        pytest.skip("no setitimer")
+
+    def handler(signum, frame):
+        raise Alarm()
+
+    old = signal.signal(signal.SIGALRM, handler)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 0.05)
+        with pytest.raises(Alarm):
+            cpkit.simulate(os.path.join(examples, "seed000-spin-polyhedral.scene.json"),
+                           duration=3000.0)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
