@@ -106,6 +106,12 @@ PyObject *ext_settings_names(PyObject *self, PyObject *args);
 PyObject *ext_read_system(PyObject *self, PyObject *args);
 PyObject *ext_compile(PyObject *self, PyObject *args);
 PyObject *ext_form_for_solver(PyObject *self, PyObject *args);
+/** Wrap s (taken over; freed on failure) as a System object. */
+PyObject *ext_system_wrap(cpk_contact_system *s);
+PyObject *ext_system_body(PyObject *self, PyObject *args);
+PyObject *ext_system_local(PyObject *self, PyObject *args);
+PyObject *ext_system_add_contact(ext_system *self, PyObject *args);
+PyObject *ext_rigid_contact_wrenches(PyObject *self, PyObject *args);
 PyObject *ext_nonlinear_problem(PyObject *self, PyObject *args);
 PyObject *ext_bind_solver(PyObject *self, PyObject *args);
 PyObject *ext_check_problem(PyObject *self, PyObject *args);

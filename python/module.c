@@ -108,6 +108,12 @@ static PyMethodDef methods[] = {
     {"simulate", ext_simulate, METH_VARARGS,
      "simulate(source, is_text, model, solver, fallback, directions, h, duration, tol, implicit, "
      "max_iter, contacts) -> dict of arrays."},
+    {"system_body", ext_system_body, METH_VARARGS,
+     "system_body(nv, M as CSC tuple, v, k, h) -> body-form System without contacts."},
+    {"system_local", ext_system_local, METH_VARARGS,
+     "system_local(nc, dim, W as CSC tuple, q, mu, h) -> local-form System."},
+    {"rigid_contact_wrenches", ext_rigid_contact_wrenches, METH_VARARGS,
+     "rigid_contact_wrenches(r, n, t) -> 4 x 6 array of W_n, W_t, W_o, W_r."},
     {"form_for_solver", ext_form_for_solver, METH_VARARGS,
      "form_for_solver(model, solver, form) -> the form to compile in for that solver."},
     {"settings_names", ext_settings_names, METH_O,

@@ -20,6 +20,17 @@ static void varmap_dealloc(ext_varmap *self)
   Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
+PyObject *ext_system_wrap(cpk_contact_system *s)
+{
+  ext_system *obj = PyObject_New(ext_system, &ext_system_type);
+  if (!obj) {
+    cpk_contact_system_free(s);
+    return NULL;
+  }
+  obj->s = s;
+  return (PyObject *)obj;
+}
+
 PyObject *ext_read_system(PyObject *self, PyObject *args)
 {
   PyObject *path_obj;
@@ -31,13 +42,7 @@ PyObject *ext_read_system(PyObject *self, PyObject *args)
   rc = cpk_contact_system_read_file(PyBytes_AS_STRING(path_obj), &s, &err);
   Py_DECREF(path_obj);
   if (rc) return ext_raise_error(rc, &err);
-  ext_system *obj = PyObject_New(ext_system, &ext_system_type);
-  if (!obj) {
-    cpk_contact_system_free(s);
-    return NULL;
-  }
-  obj->s = s;
-  return (PyObject *)obj;
+  return ext_system_wrap(s);
 }
 
 static PyObject *system_info(ext_system *self, PyObject *unused)
@@ -163,6 +168,8 @@ static PyObject *varmap_info(ext_varmap *self, PyObject *unused)
 
 static PyMethodDef system_methods[] = {
     {"info", (PyCFunction)system_info, METH_NOARGS, "dict: name, form, nc, nv, h."},
+    {"add_contact", (PyCFunction)ext_system_add_contact, METH_VARARGS,
+     "add_contact(rows, wn, wt, wo, wr, (psi, mu, e_t, e_o, e_r, drift)): body form only."},
     {NULL, NULL, 0, NULL}};
 
 static PyMethodDef varmap_methods[] = {

@@ -9,8 +9,9 @@ A thin layer over the C library libcpkit (the extension module cpkit._cpkit):
   frictional-contact problem (Coulomb cones), with FCLIB's merit in the result.
 - ``read_problem(path)``: a problem file (cpkit text format, or FCLIB HDF5).
 - ``solvers()``: the registered solvers, the problem kinds and settings each takes.
-- ``read_system(path)``, ``compile(system, model)``, ``solve_system(system, model)``:
-  contact systems compiled by a contact model, answers per contact as arrays.
+- ``read_system(path)``, ``System.body``/``System.local`` (from arrays),
+  ``compile(system, model)``, ``solve_system(system, model)``: contact systems
+  compiled by a contact model, answers per contact as arrays.
 - ``solve_nonlinear(F, jacobian, n, ...)`` / ``NonlinearMCP``: nonlinear MCPs from
   Python callables (exceptions raised in them propagate).
 - ``Solver(problem, ...)``: a solver bound to a Problem for re-solves after
@@ -32,7 +33,8 @@ _cpkit._register_error(Error)
 
 from ._problem import Problem, read_problem  # noqa: E402  (needs Error registered)
 from ._solve import Result, SolverInfo, solve, solve_cone, solvers  # noqa: E402
-from ._system import Compiled, System, compile, read_system, solve_system  # noqa: E402
+from ._system import (Compiled, System, compile, read_system, rigid_contact_wrenches,  # noqa: E402
+                      solve_system)
 from ._nonlinear import NonlinearMCP, solve_nonlinear  # noqa: E402
 from ._resolve import Solver  # noqa: E402
 from ._check import CheckEntry, CheckReport, check  # noqa: E402
@@ -47,4 +49,4 @@ AT_LOWER, AT_UPPER, BASIC = 0, 1, 2
 __all__ = ["Error", "Problem", "Result", "SolverInfo", "read_problem", "solve", "solve_cone",
            "solvers", "System", "Compiled", "read_system", "compile", "solve_system", "AT_LOWER", "AT_UPPER", "BASIC", "__version__",
            "NonlinearMCP", "solve_nonlinear", "Solver", "check", "CheckReport", "CheckEntry",
-           "simulate", "Trajectory", "MODE_SEPARATING", "MODE_STICKING", "MODE_SLIDING"]
+           "simulate", "Trajectory", "rigid_contact_wrenches", "MODE_SEPARATING", "MODE_STICKING", "MODE_SLIDING"]

@@ -126,3 +126,48 @@ def test_system_errors(tmp_path):
     c = cpkit.compile(s, "polyhedral")
     with pytest.raises(cpkit.Error):
         c.contacts(np.zeros(c.n + 1))
+
+
+def test_system_built_from_arrays_equals_the_file():
+    # examples/sphere-on-plane.json by hand: unit sphere (m = 1, I = 0.4) spinning on a plane.
+    sp = pytest.importorskip("scipy.sparse")
+    M = np.diag([1.0, 1.0, 1.0, 0.4, 0.4, 0.4])
+    v = np.array([0, 0, 0, 0, 0, 1.962])
+    k = np.array([0, 0, -9.81, 0, 0, 0])
+    W = cpkit.rigid_contact_wrenches([0, 0, -1], [0, 0, 1], np.array([1, 1, 0]) / np.sqrt(2))
+    assert np.allclose(W[0], [0, 0, 1, 0, 0, 0]) and np.allclose(W[3], [0, 0, 0, 0, 0, 1])
+    # W_t = (t, r x t) with r = (0, 0, -1): r x t = (1, -1, 0) / sqrt(2)
+    assert np.allclose(W[1], np.array([1, 1, 0, 1, -1, 0]) / np.sqrt(2))
+    built = cpkit.System.body(sp.csr_matrix(M), v, k, h=0.07)
+    assert built.nc == 0 and built.nv == 6 and built.form == "body"
+    built.add_contact(range(6), *W, mu=0.2, e=(1, 1, 0.4))
+    assert built.nc == 1
+    read = cpkit.read_system(example("sphere-on-plane.json"))
+    for model in ("polyhedral", "elliptic-torsional"):
+        a, b = cpkit.compile(built, model), cpkit.compile(read, model)
+        assert a.problem.kind == b.problem.kind and a.n == b.n
+        if a.problem.M is not None:
+            Ma, Mb = (m.toarray() if hasattr(m, "toarray") else m for m in (a.problem.M, b.problem.M))
+            assert np.allclose(Ma, Mb, atol=1e-14) and np.allclose(a.problem.q, b.problem.q)
+    r = cpkit.solve_system(built, "polyhedral", solver="lemke", directions="8:1:5")
+    assert r.solved
+    # seed 000 4.1.1: pressed by m g h, the friction moment -mu m g e_r h while spinning
+    assert r.impulses[0, 0] == pytest.approx(9.81 * 0.07, rel=1e-9)
+
+
+def test_local_system_from_arrays():
+    s = cpkit.System.local(np.eye(3), [-1.0, 2.0, 0.0], mu=0.5)
+    assert s.form == "local" and s.nc == 1
+    r = cpkit.solve_system(s, "point-coulomb", solver="nsn", tol=1e-12)
+    # u = r + q: r_n = 1 cancels the approach; u_t = 2 + r_t > 0 slides, r_t = -mu r_n
+    assert r.solved and np.allclose(r.impulses[0, :3], [1.0, -0.5, 0.0], atol=1e-9)
+    with pytest.raises(cpkit.Error, match="dim 3 or 4"):
+        cpkit.System.local(np.eye(4), np.zeros(4), dim=2)
+    with pytest.raises(cpkit.Error, match="expected length 3"):
+        cpkit.System.local(np.eye(3), np.zeros(4))
+    body = cpkit.System.body(np.eye(6))
+    with pytest.raises(cpkit.Error, match="orthogonal unit"):
+        cpkit.rigid_contact_wrenches([0, 0, 0], [0, 0, 2], [1, 0, 0])
+    with pytest.raises(cpkit.Error):
+        body.add_contact([0, 7], [1.0, 1.0])  # row 7 is beyond nv = 6
+    assert body.nc == 0
