@@ -18,7 +18,7 @@ def _columns(indptr, ncols):
 
 def dense_pattern(m, n):
     """Every entry of an m-by-n matrix, as CSC (indptr, indices)."""
-    indptr = np.arange(0, (n + 1) * m, m, dtype=np.int64)
+    indptr = np.arange(n + 1, dtype=np.int64) * m
     return indptr, np.tile(np.arange(m, dtype=np.int64), n)
 
 
