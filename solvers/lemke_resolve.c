@@ -1,0 +1,54 @@
+/* lemke_resolve.c: Lemke's re-solves: start from the last basis, keep ||M|| while M's values are unchanged. */
+#include <stdlib.h>
+#include <string.h>
+#include <cpkit/util.h>
+#include "lemke_resolve.h"
+
+int lemke_resolve_alloc(lemke_resolve *R, size_t n)
+{
+  memset(R, 0, sizeof *R);
+  R->n = n;
+  R->basis = cpk_calloc_array(n ? n : 1, sizeof *R->basis);
+  return R->basis ? CPK_OK : CPK_ENOMEM;
+}
+
+void lemke_resolve_free(lemke_resolve *R)
+{
+  free(R->basis);
+  memset(R, 0, sizeof *R);
+}
+
+/*
+ * A physics engine's next problem usually has the same active set: started
+ * from the last basis, Lemke factors it once, finds x_B feasible and stops
+ * (lemke.c's start). A basis that no longer starts a valid path is rejected
+ * there and the run restarts cold, so a bad guess costs time, not answers.
+ */
+const cpk_settings *lemke_resolve_settings(const lemke_resolve *R, const cpk_settings *s,
+                                           cpk_settings *buf)
+{
+  if (!R->have_basis || !s->resolve.warm || s->basis0 || s->z0) return s;
+  *buf = *s;
+  buf->basis0 = R->basis;
+  return buf;
+}
+
+int lemke_resolve_mnorm(lemke_resolve *R, const cpk_problem *p, double *mnorm)
+{
+  if (R->have_mnorm && !(resolve_changed(&R->seen, p) & RESOLVE_VALUES)) {
+    *mnorm = R->mnorm;
+    return CPK_OK;
+  }
+  int rc = cpk_matrix_norm_inf_checked(p->M, mnorm);
+  if (rc) return rc;
+  R->mnorm = *mnorm;
+  R->have_mnorm = 1;
+  resolve_seen_set(&R->seen, p);
+  return CPK_OK;
+}
+
+void lemke_resolve_record(lemke_resolve *R, const int *zstate, const cpk_result *r)
+{
+  R->have_basis = r->status == CPK_STATUS_SOLVED;
+  if (R->have_basis) memcpy(R->basis, zstate, R->n * sizeof *R->basis);
+}
