@@ -125,7 +125,7 @@ int newton_ws_init(newton_ws *ws, const newton_method *m, const cpk_problem *p,
   ws->restarts = s->newton.restarts;
   ws->crash = s->newton.crash;
   int rc = p->kind == CPK_KIND_NONLINEAR_MCP ? cpk_csc_copy(p->jac_pattern, &ws->J)
-                                             : newton_affine_jacobian(p, &ws->J);
+                                             : resolve_affine_jacobian(p, &ws->J);
   if (!rc && (ws->J->m != (cpk_int)p->n || ws->J->n != (cpk_int)p->n)) rc = CPK_EBADMAT;
   if (!rc) rc = build_pattern(ws);
   if (!rc) rc = alloc_vectors(ws);

@@ -98,9 +98,7 @@ void newton_return_to_best(newton_ws *ws);
 /* Make the trial point (zt, wt, phit, merit mt) the current one. */
 void newton_accept_trial(newton_ws *ws, double mt);
 
-/* newton_resolve.c: J = M on a fixed pattern (full for dense M), refreshed by value. */
-int newton_affine_jacobian(const cpk_problem *p, cpk_csc **out);
-void newton_refresh_values(cpk_csc *J, const cpk_problem *p);
+/* newton_resolve.c: re-solves. */
 /* Refresh J when M's values changed; the start point: z0, the last solution, or NULL (0). */
 const double *newton_resolve_start(newton_ws *ws, const cpk_problem *p, const cpk_settings *s);
 /* Keep a solved run's point for the next re-solve. */

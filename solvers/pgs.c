@@ -93,7 +93,8 @@ static int pgs_alloc(void **out, const cpk_problem *p, const cpk_settings *s, cp
   S->zlast = cpk_alloc_array(n, sizeof *S->zlast);
   int rc = (!S->diag || !S->w || !S->zlast) ? CPK_ENOMEM : CPK_OK;
   if (!rc && p->M->format == CPK_MATRIX_CSC) {
-    S->slot = cpk_alloc_array((size_t)p->M->csc->p[n], sizeof *S->slot);
+    size_t nnz = (size_t)p->M->csc->p[n];
+    S->slot = cpk_alloc_array(nnz ? nnz : 1, sizeof *S->slot);
     rc = S->slot ? transpose(p->M->csc, &S->rows, S->slot) : CPK_ENOMEM;
   }
   if (rc) {

@@ -23,6 +23,10 @@ typedef struct resolve_seen {
 void resolve_seen_set(resolve_seen *seen, const cpk_problem *p);
 /* Bits of what changed in p since `seen` was set (0: nothing). */
 unsigned resolve_changed(const resolve_seen *seen, const cpk_problem *p);
+/* J = M for an affine problem on a pattern fixed for good (every entry of a dense M). */
+int resolve_affine_jacobian(const cpk_problem *p, cpk_csc **out);
+/* J's values <- M's (J made by resolve_affine_jacobian for this p). */
+void resolve_refresh_jacobian(cpk_csc *J, const cpk_problem *p);
 /* 1 if solver T refreshes its own state from p->rev at every solve (the driver need not rebuild it). */
 int resolve_refreshes_itself(const cpk_solver_type *T);
 #endif

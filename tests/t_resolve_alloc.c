@@ -175,7 +175,7 @@ int main(void)
   free(probe);
   cpk_result_free(r);
   const cpk_solver_type *types[] = {cpk_solver_lemke, cpk_solver_pgs, cpk_solver_bdnewton,
-                                    cpk_solver_fbnewton};
+                                    cpk_solver_fbnewton, cpk_solver_ipm};
   for (size_t k = 0; k < sizeof types / sizeof types[0]; k++) run_solver(types[k]);
   return t_done();
 }
