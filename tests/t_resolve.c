@@ -4,7 +4,7 @@
 #include <string.h>
 #include <gsl/gsl_errno.h>
 #include "physics_mlcp.h"
-#include "resolve_residual.h"
+#include "resolve_testlib.h"
 #include "testlib.h"
 
 /* A 3x3 affine MCP: M SPD (tridiagonal), mixed bounds. */
@@ -305,6 +305,47 @@ static void test_resolves(void)
   cpk_problem_free(p);
 }
 
+/* A friction-cone problem re-solved after q, W and mu updates by each cone solver. */
+static void test_cone_resolves(void)
+{
+  const char *names[] = {"nsgs", "nsn", "fcipm"};
+  for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+    cpk_problem *p = resolve_small_cone();
+    cpk_solver *s = NULL;
+    cpk_result *r = NULL;
+    cpk_error err;
+    cpk_result_alloc(p->n, &r);
+    if (!t_ok(cpk_solver_alloc(cpk_solver_find(names[k]), p, NULL, &s, &err) == CPK_OK, "%s: alloc",
+              names[k])) {
+      t_diag("%s", err.message);
+      cpk_result_free(r);
+      cpk_problem_free(p);
+      continue;
+    }
+    for (int round = 0; round < 4; round++) {
+      double q[9], w[81], mu[3];
+      if (round == 1) {
+        for (size_t i = 0; i < 9; i++) q[i] = p->q[i] * (i % 2 ? 1.5 : 0.5);
+        cpk_problem_update_q(p, q);
+      } else if (round == 2) {
+        for (size_t i = 0; i < 9; i++)
+          for (size_t j = 0; j < 9; j++) w[i * 9 + j] = cpk_matrix_get(p->M, i, j) * (i == j ? 2.0 : 0.5);
+        cpk_problem_update_matrix_values(p, w);
+      } else if (round == 3) {
+        for (size_t c = 0; c < 3; c++) mu[c] = p->mu[c] * 0.5;
+        cpk_problem_update_mu(p, mu);
+      }
+      int rc = cpk_solver_solve(s, r, &err);
+      t_ok(rc == CPK_OK && r->status == CPK_STATUS_SOLVED && t_is_fc_solution(p, r->z, 1e-6),
+           "%s: cone re-solve %d (%s) solves the updated problem (independent check)", names[k], round,
+           round == 0 ? "first" : round == 1 ? "q" : round == 2 ? "W values" : "mu");
+    }
+    cpk_solver_free(s);
+    cpk_result_free(r);
+    cpk_problem_free(p);
+  }
+}
+
 static double stat_of(const cpk_result *r, const char *name)
 {
   double v = NAN;
@@ -377,6 +418,7 @@ int main(void)
   test_matrix_arrays();
   test_result_resize();
   test_resolves();
+  test_cone_resolves();
   test_lemke_warm();
   test_pgs_bad_update();
   return t_done();

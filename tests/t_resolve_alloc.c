@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "physics_mlcp.h"
-#include "resolve_residual.h"
+#include "resolve_testlib.h"
 #include "testlib.h"
 
 #if defined(__has_feature)
@@ -163,6 +163,38 @@ static void run_solver(const cpk_solver_type *T)
   free(q0), free(l0), free(m0), free(q), free(l), free(m);
 }
 
+/* nsgs on a friction-cone problem: re-solves after q, W and mu updates allocate nothing. */
+static void run_nsgs(void)
+{
+  cpk_problem *p = resolve_small_cone();
+  cpk_solver *s = NULL;
+  cpk_result *r = NULL;
+  cpk_result_alloc(p->n, &r);
+  int rc = cpk_solver_alloc(cpk_solver_nsgs, p, NULL, &s, NULL);
+  if (!rc) rc = cpk_solver_solve(s, r, NULL);
+  t_ok(rc == CPK_OK && r->status == CPK_STATUS_SOLVED && t_is_fc_solution(p, r->z, 1e-6),
+       "nsgs: first solve of the cone problem");
+  for (int k = 1; k <= 3; k++) {
+    double q[9], w[81], mu[3];
+    for (size_t i = 0; i < 9; i++) q[i] = p->q[i] * (i % 2 ? 1.2 : 0.9);
+    for (size_t i = 0; i < 9; i++)
+      for (size_t j = 0; j < 9; j++) w[i * 9 + j] = cpk_matrix_get(p->M, i, j) * (i == j ? 1.1 : 0.9);
+    for (size_t c = 0; c < 3; c++) mu[c] = p->mu[c] * 0.8;
+    count_start();
+    int urc = k == 1 ? cpk_problem_update_q(p, q)
+              : k == 2 ? cpk_problem_update_matrix_values(p, w) : cpk_problem_update_mu(p, mu);
+    rc = cpk_solver_solve(s, r, NULL);
+    long made = count_stop();
+    t_ok(urc == 0 && rc == CPK_OK && r->status == CPK_STATUS_SOLVED && made == 0 &&
+             t_is_fc_solution(p, r->z, 1e-6),
+         "nsgs: update (%s) + re-solve: %ld allocations, solution checked independently",
+         k == 1 ? "q" : k == 2 ? "W values" : "mu", made);
+  }
+  cpk_solver_free(s);
+  cpk_result_free(r);
+  cpk_problem_free(p);
+}
+
 int main(void)
 {
   cpk_init();
@@ -177,6 +209,7 @@ int main(void)
   const cpk_solver_type *types[] = {cpk_solver_lemke, cpk_solver_pgs, cpk_solver_bdnewton,
                                     cpk_solver_fbnewton, cpk_solver_ipm};
   for (size_t k = 0; k < sizeof types / sizeof types[0]; k++) run_solver(types[k]);
+  run_nsgs();
   return t_done();
 }
 #else
