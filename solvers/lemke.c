@@ -632,7 +632,7 @@ static int start(lemke_state *S, const cpk_problem *p, const cpk_settings *s, in
                  cpk_result *r, size_t *e, int *sigma)
 {
   set_initial_basis(S, p, s, warm);
-  int rc = lemke_basis_factor(&S->basis);
+  int rc = lemke_resolve_factors_kept(&S->resolve, p, S->zstate) ? CPK_OK : lemke_basis_factor(&S->basis);
   if (!rc) rc = compute_xb(S, p);
   if (rc == CPK_ESINGULAR) {
     if (warm) return RUN_RETRY_COLD;
@@ -760,7 +760,7 @@ static int lemke_solve(void *vs, const cpk_problem *p, const cpk_settings *s, cp
   }
   if (rc == RUN_RETRY_COLD) rc = CPK_ELINSYS; /* a cold start never asks for a retry */
   if (rc == RUN_DONE) fill_stats(S, r);
-  lemke_resolve_record(&S->resolve, S->zstate, r);
+  lemke_resolve_record(&S->resolve, p, S->zstate, r, S->pivots + S->flips);
   return rc;
 }
 

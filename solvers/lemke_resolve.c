@@ -47,8 +47,25 @@ int lemke_resolve_mnorm(lemke_resolve *R, const cpk_problem *p, double *mnorm)
   return CPK_OK;
 }
 
-void lemke_resolve_record(lemke_resolve *R, const int *zstate, const cpk_result *r)
+/*
+ * A solve that made no pivot ends with the factors of its starting basis (a
+ * refinement refactors the same basis). When the next start is that basis
+ * again and only q or the bounds changed, B is unchanged: x_B needs one solve
+ * with the factors already there, not a new factorization.
+ */
+int lemke_resolve_factors_kept(lemke_resolve *R, const cpk_problem *p, const int *zstate)
+{
+  int kept = R->factors_kept && R->factored_values == p->rev.values &&
+             memcmp(zstate, R->basis, R->n * sizeof *zstate) == 0;
+  R->factors_kept = 0; /* the run may pivot from here on */
+  return kept;
+}
+
+void lemke_resolve_record(lemke_resolve *R, const cpk_problem *p, const int *zstate,
+                          const cpk_result *r, long pivots)
 {
   R->have_basis = r->status == CPK_STATUS_SOLVED;
   if (R->have_basis) memcpy(R->basis, zstate, R->n * sizeof *R->basis);
+  R->factors_kept = R->have_basis && pivots == 0;
+  R->factored_values = p->rev.values;
 }

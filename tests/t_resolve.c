@@ -390,6 +390,50 @@ static void test_lemke_warm(void)
   cpk_problem_free(p);
 }
 
+/*
+ * Factorizations made by consecutive lemke re-solves with the same active set: the first re-solve
+ * factors its starting basis; after q or bounds changes the next ones reuse those factors (0);
+ * after M's values changed they factor again (1). Every answer checked here.
+ */
+static void test_lemke_kept_factors(void)
+{
+  cpk_problem *p = NULL;
+  cpk_physics_mlcp(16, 6, 5, &p);
+  size_t n = p->n;
+  double *q = malloc(n * sizeof *q), *lo = malloc(n * sizeof *lo), *a = malloc(n * n * sizeof *a);
+  cpk_solver *s = NULL;
+  cpk_result *r = NULL;
+  cpk_result_alloc(n, &r);
+  cpk_solver_alloc(cpk_solver_lemke, p, NULL, &s, NULL);
+  cpk_solver_solve(s, r, NULL);
+  const char *what[] = {"q", "q", "bounds", "M values", "q"};
+  const double expect[] = {1, 0, 0, 1, 0};
+  for (int k = 0; k < 5; k++) {
+    double before = stat_of(r, "factorizations");
+    if (what[k][0] == 'q') {
+      for (size_t i = 0; i < n; i++) q[i] = p->q[i] * (1.0 + 1e-6 * (i % 2 ? 1 : -1));
+      cpk_problem_update_q(p, q);
+    } else if (what[k][0] == 'b') {
+      for (size_t i = 0; i < n; i++) lo[i] = p->lower[i] < 0.0 ? p->lower[i] * (1.0 + 1e-6) : p->lower[i];
+      cpk_problem_update_bounds(p, lo, NULL);
+    } else {
+      for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < n; j++) a[i * n + j] = cpk_matrix_get(p->M, i, j) * (1.0 + 1e-7);
+      cpk_problem_update_matrix_dense(p, a, n, 0);
+    }
+    int rc = cpk_solver_solve(s, r, NULL);
+    double made = stat_of(r, "factorizations") - before, res = resolve_natural_residual(p, r->z);
+    t_ok(rc == CPK_OK && r->status == CPK_STATUS_SOLVED && res <= 1e-8 && made == expect[k] &&
+             stat_of(r, "pivots") == 0,
+         "lemke: re-solve after a %s update: %g factorizations (expected %g), residual %.2g", what[k],
+         made, expect[k], res);
+  }
+  cpk_solver_free(s);
+  cpk_result_free(r);
+  cpk_problem_free(p);
+  free(q), free(lo), free(a);
+}
+
 /* pgs after an update that makes a diagonal entry zero: invalid_input, not a wrong answer. */
 static void test_pgs_bad_update(void)
 {
@@ -420,6 +464,7 @@ int main(void)
   test_resolves();
   test_cone_resolves();
   test_lemke_warm();
+  test_lemke_kept_factors();
   test_pgs_bad_update();
   return t_done();
 }
