@@ -29,7 +29,8 @@ unsigned resolve_changed(const resolve_seen *seen, const cpk_problem *p)
 int resolve_refreshes_itself(const cpk_solver_type *T)
 {
   return T == cpk_solver_lemke || T == cpk_solver_pgs || T == cpk_solver_bdnewton ||
-         T == cpk_solver_fbnewton || T == cpk_solver_ipm || T == cpk_solver_nsgs;
+         T == cpk_solver_fbnewton || T == cpk_solver_ipm || T == cpk_solver_nsgs ||
+         T == cpk_solver_nsn;
 }
 
 /*

@@ -163,17 +163,17 @@ static void run_solver(const cpk_solver_type *T)
   free(q0), free(l0), free(m0), free(q), free(l), free(m);
 }
 
-/* nsgs on a friction-cone problem: re-solves after q, W and mu updates allocate nothing. */
-static void run_nsgs(void)
+/* A cone solver on a friction-cone problem: re-solves after q, W and mu updates allocate nothing. */
+static void run_cone(const cpk_solver_type *T)
 {
   cpk_problem *p = resolve_small_cone();
   cpk_solver *s = NULL;
   cpk_result *r = NULL;
   cpk_result_alloc(p->n, &r);
-  int rc = cpk_solver_alloc(cpk_solver_nsgs, p, NULL, &s, NULL);
+  int rc = cpk_solver_alloc(T, p, NULL, &s, NULL);
   if (!rc) rc = cpk_solver_solve(s, r, NULL);
   t_ok(rc == CPK_OK && r->status == CPK_STATUS_SOLVED && t_is_fc_solution(p, r->z, 1e-6),
-       "nsgs: first solve of the cone problem");
+       "%s: first solve of the cone problem", T->name);
   for (int k = 1; k <= 3; k++) {
     double q[9], w[81], mu[3];
     for (size_t i = 0; i < 9; i++) q[i] = p->q[i] * (i % 2 ? 1.2 : 0.9);
@@ -187,7 +187,7 @@ static void run_nsgs(void)
     long made = count_stop();
     t_ok(urc == 0 && rc == CPK_OK && r->status == CPK_STATUS_SOLVED && made == 0 &&
              t_is_fc_solution(p, r->z, 1e-6),
-         "nsgs: update (%s) + re-solve: %ld allocations, solution checked independently",
+         "%s: update (%s) + re-solve: %ld allocations, solution checked independently", T->name,
          k == 1 ? "q" : k == 2 ? "W values" : "mu", made);
   }
   cpk_solver_free(s);
@@ -209,7 +209,8 @@ int main(void)
   const cpk_solver_type *types[] = {cpk_solver_lemke, cpk_solver_pgs, cpk_solver_bdnewton,
                                     cpk_solver_fbnewton, cpk_solver_ipm};
   for (size_t k = 0; k < sizeof types / sizeof types[0]; k++) run_solver(types[k]);
-  run_nsgs();
+  run_cone(cpk_solver_nsgs);
+  run_cone(cpk_solver_nsn);
   return t_done();
 }
 #else
