@@ -1,4 +1,4 @@
-/* lemke_resolve.c: Lemke's re-solves: start from the last basis, keep ||M|| while M's values are unchanged. */
+/* lemke_resolve.c: Lemke's re-solves: start from the last basis (and its factors when B is unchanged), keep ||M|| while M's values are. */
 #include <stdlib.h>
 #include <string.h>
 #include <cpkit/util.h>
@@ -20,7 +20,7 @@ void lemke_resolve_free(lemke_resolve *R)
 
 /*
  * A physics engine's next problem usually has the same active set: started
- * from the last basis, Lemke factors it once, finds x_B feasible and stops
+ * from the last basis, Lemke factors it (at most) once, finds x_B feasible and stops
  * (lemke.c's start). A basis that no longer starts a valid path is rejected
  * there and the run restarts cold, so a bad guess costs time, not answers.
  */
@@ -48,8 +48,8 @@ int lemke_resolve_mnorm(lemke_resolve *R, const cpk_problem *p, double *mnorm)
 }
 
 /*
- * A solve that made no pivot ends with the factors of its starting basis (a
- * refinement refactors the same basis). When the next start is that basis
+ * A solve that made no pivot (and no refinement, whose refactorization may
+ * have failed) ends with the factors of its starting basis. When the next start is that basis
  * again and only q or the bounds changed, B is unchanged: x_B needs one solve
  * with the factors already there, not a new factorization.
  */
@@ -66,6 +66,8 @@ void lemke_resolve_record(lemke_resolve *R, const cpk_problem *p, const int *zst
 {
   R->have_basis = r->status == CPK_STATUS_SOLVED;
   if (R->have_basis) memcpy(R->basis, zstate, R->n * sizeof *R->basis);
-  R->factors_kept = R->have_basis && pivots == 0;
+  double refined = 0.0;
+  cpk_result_get_stat(r, "refined", &refined);
+  R->factors_kept = R->have_basis && pivots == 0 && refined == 0.0;
   R->factored_values = p->rev.values;
 }
