@@ -27,6 +27,7 @@ void cpk_settings_default(cpk_settings *s)
   s->nsn.nonmonotone = CPK_DEFAULT_NSN_NONMONOTONE;
   s->nsn.restart = 1;
   s->nsn.restart_sweeps = CPK_DEFAULT_NSN_RESTART_SWEEPS;
+  s->resolve.warm = 1;
 }
 
 static int validate_nsn(const cpk_settings *s, cpk_error *err)

@@ -203,7 +203,6 @@ static int fb_alloc(void **state, const cpk_problem *p, const cpk_settings *s, c
     fb_free(S);
     return rc;
   }
-  for (size_t i = 0; i < p->n; i++) S->box[i] = (unsigned char)box_of(p->lower[i], p->upper[i]);
   *state = S;
   return CPK_OK;
 }
@@ -211,7 +210,9 @@ static int fb_alloc(void **state, const cpk_problem *p, const cpk_settings *s, c
 static int fb_solve(void *state, const cpk_problem *p, const cpk_settings *s, cpk_monitor *mon,
                     cpk_result *r)
 {
-  return newton_run(&((fb_state *)state)->ws, p, s, mon, r);
+  fb_state *S = state; /* the bounds may have changed since the last solve (O(n): always) */
+  for (size_t i = 0; i < p->n; i++) S->box[i] = (unsigned char)box_of(p->lower[i], p->upper[i]);
+  return newton_run(&S->ws, p, s, mon, r);
 }
 
 static const cpk_solver_type fb_type = {

@@ -85,9 +85,23 @@ static int setup_jacobian(ipm_state *S, const cpk_problem *p)
     S->J = p->M->csc;
     return CPK_OK;
   }
-  int rc = cpk_matrix_to_csc(p->M, &S->Jown);
+  int rc = resolve_affine_jacobian(p, &S->Jown); /* full pattern: updates may fill any entry */
   S->J = S->Jown;
   return rc;
+}
+
+/* Bound types (O(n)) and, after an update of M's values, the dense J: a re-solve without allocation. */
+static void refresh_problem(ipm_state *S, const cpk_problem *p)
+{
+  S->m = 0;
+  for (size_t i = 0; i < S->n; i++) {
+    S->type[i] = (unsigned char)bound_type(p, i);
+    S->pinned[i] = S->type[i] == IPM_FIXED;
+    S->m += IPM_HAS_L(S->type[i]) + IPM_HAS_U(S->type[i]);
+  }
+  if (p->kind != CPK_KIND_NONLINEAR_MCP && S->Jown && (resolve_changed(&S->seen, p) & RESOLVE_VALUES))
+    resolve_refresh_jacobian(S->Jown, p);
+  resolve_seen_set(&S->seen, p);
 }
 
 static int ipm_alloc(void **out, const cpk_problem *p, const cpk_settings *s, cpk_error *err)
@@ -103,12 +117,8 @@ static int ipm_alloc(void **out, const cpk_problem *p, const cpk_settings *s, cp
   S->n = n;
   S->method = (nonlinear || s->ipm.method == CPK_IPM_POTENTIAL) ? IPM_RUN_POTENTIAL : IPM_RUN_PATH;
   int rc = alloc_arrays(S, n);
-  for (size_t i = 0; !rc && i < n; i++) {
-    S->type[i] = (unsigned char)bound_type(p, i);
-    S->pinned[i] = S->type[i] == IPM_FIXED;
-    S->m += IPM_HAS_L(S->type[i]) + IPM_HAS_U(S->type[i]);
-  }
   if (!rc) rc = setup_jacobian(S, p);
+  if (!rc) refresh_problem(S, p);
   if (!rc) rc = ipm_build_pattern(S);
   if (!rc) rc = cpk_linsys_alloc(choose_linsys(p, s), n, &S->ls);
   if (rc) {
@@ -313,6 +323,7 @@ static int ipm_solve(void *vs, const cpk_problem *p, const cpk_settings *s, cpk_
 {
   ipm_state *S = vs;
   int done = 0, rc = CPK_OK;
+  refresh_problem(S, p);
   S->iter = S->regularizations = S->crossover_tries = S->backtracks = S->nf = S->nj = 0;
   S->crossed = S->fallback = 0;
   S->running = S->method;

@@ -3,6 +3,7 @@
 #define CPK_SOLVERS_IPM_H
 #include <cpkit/linsys.h>
 #include <cpkit/solver.h>
+#include "resolve.h"
 
 /*
  * The box MCP is written as the constrained equation of Wang, Monteiro and
@@ -27,6 +28,7 @@ enum { IPM_RUN_PATH = 1, IPM_RUN_POTENTIAL = 2 };
 
 typedef struct ipm_state {
   size_t n, m;                 /* variables; complementarity pairs (finite bounds) */
+  resolve_seen seen;           /* the problem's counters behind Jown's values */
   unsigned char *type;         /* IPM_FREE ... IPM_FIXED per variable */
   double *z, *wl, *wu, *f;     /* iterate and f = F(z) */
   double *dz, *dwl, *dwu;      /* Newton direction */

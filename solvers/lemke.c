@@ -6,6 +6,7 @@
 #include <cpkit/solver.h>
 #include <cpkit/util.h>
 #include "lemke_basis.h"
+#include "lemke_resolve.h"
 
 /*
  * Bounded variables are handled directly, as in PATH's pivotal method: every
@@ -37,6 +38,7 @@ typedef struct lemke_state {
   int monitor_stop; /* the last run was stopped by a limit or the callback */
   uint64_t seen[LEMKE_SEEN];   /* hashes of the most recent bases, to detect cycling */
   size_t nseen;
+  lemke_resolve resolve; /* last basis and ||M|| kept for re-solves (lemke_resolve.c) */
 } lemke_state;
 
 typedef struct lemke_step {
@@ -64,6 +66,7 @@ static void lemke_free(void *vs)
   free(S->zstate);
   free(S->cand);
   free(S->cdiv);
+  lemke_resolve_free(&S->resolve);
   free(S);
 }
 
@@ -87,6 +90,7 @@ static int lemke_alloc(void **out, const cpk_problem *p, const cpk_settings *s, 
     if (!(*vecs[v] = cpk_calloc_array(n, sizeof(double)))) rc = CPK_ENOMEM;
   if (!(S->zstate = cpk_calloc_array(n, sizeof *S->zstate))) rc = CPK_ENOMEM;
   if (!(S->cand = cpk_calloc_array(n, sizeof *S->cand))) rc = CPK_ENOMEM;
+  if (!rc) rc = lemke_resolve_alloc(&S->resolve, n);
   if (!rc) {
     const cpk_linsys_type *T = choose_linsys(p, s);
     long interval = s->lemke.refactor_interval;
@@ -628,7 +632,7 @@ static int start(lemke_state *S, const cpk_problem *p, const cpk_settings *s, in
                  cpk_result *r, size_t *e, int *sigma)
 {
   set_initial_basis(S, p, s, warm);
-  int rc = lemke_basis_factor(&S->basis);
+  int rc = lemke_resolve_factors_kept(&S->resolve, p, S->zstate) ? CPK_OK : lemke_basis_factor(&S->basis);
   if (!rc) rc = compute_xb(S, p);
   if (rc == CPK_ESINGULAR) {
     if (warm) return RUN_RETRY_COLD;
@@ -737,12 +741,14 @@ static int lemke_solve(void *vs, const cpk_problem *p, const cpk_settings *s, cp
                        cpk_result *r)
 {
   lemke_state *S = vs;
+  cpk_settings from_last;
+  s = lemke_resolve_settings(&S->resolve, s, &from_last);
   int warm = s->basis0 != NULL || s->z0 != NULL;
   S->pivots = S->flips = S->ties = 0;
   S->monitor_stop = 0;
   r->has_ray = 0;
   /* Measured once here, where running out of memory is an error, not a NaN scale. */
-  int rc = cpk_matrix_norm_inf_checked(p->M, &S->mnorm);
+  int rc = lemke_resolve_mnorm(&S->resolve, p, &S->mnorm);
   if (rc) return rc;
   rc = run(S, p, s, warm, mon, r);
   if (warm && (rc == RUN_RETRY_COLD || (rc == RUN_DONE && warm_run_failed(S, r)))) {
@@ -754,6 +760,7 @@ static int lemke_solve(void *vs, const cpk_problem *p, const cpk_settings *s, cp
   }
   if (rc == RUN_RETRY_COLD) rc = CPK_ELINSYS; /* a cold start never asks for a retry */
   if (rc == RUN_DONE) fill_stats(S, r);
+  lemke_resolve_record(&S->resolve, p, S->zstate, r, S->pivots + S->flips);
   return rc;
 }
 

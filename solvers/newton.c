@@ -107,7 +107,7 @@ static int alloc_vectors(newton_ws *ws)
 {
   double **v[] = {&ws->z, &ws->w,  &ws->phi, &ws->zt,    &ws->wt,   &ws->phit, &ws->d, &ws->alpha,
                   &ws->beta, &ws->g, &ws->tmp, &ws->zb, &ws->wb, &ws->phib, &ws->zs,
-                  &ws->zg, &ws->wg};
+                  &ws->zg, &ws->wg, &ws->zlast};
   for (size_t k = 0; k < sizeof v / sizeof v[0]; k++)
     if (!(*v[k] = cpk_calloc_array(ws->n, sizeof(double)))) return CPK_ENOMEM;
   return CPK_OK;
@@ -125,11 +125,12 @@ int newton_ws_init(newton_ws *ws, const newton_method *m, const cpk_problem *p,
   ws->restarts = s->newton.restarts;
   ws->crash = s->newton.crash;
   int rc = p->kind == CPK_KIND_NONLINEAR_MCP ? cpk_csc_copy(p->jac_pattern, &ws->J)
-                                             : cpk_matrix_to_csc(p->M, &ws->J);
+                                             : resolve_affine_jacobian(p, &ws->J);
   if (!rc && (ws->J->m != (cpk_int)p->n || ws->J->n != (cpk_int)p->n)) rc = CPK_EBADMAT;
   if (!rc) rc = build_pattern(ws);
   if (!rc) rc = alloc_vectors(ws);
   if (!rc) rc = cpk_linsys_alloc(newton_choose_linsys(p, s), p->n, &ws->ls);
+  if (!rc) resolve_seen_set(&ws->seen, p);
   if (rc)
     return cpk_error_set(err, rc, "%s: cannot set up the Newton system for n = %zu (%s)", m->name,
                          p->n, cpk_strerror(rc));
@@ -145,7 +146,7 @@ void newton_ws_release(newton_ws *ws)
   cpk_linsys_free(ws->ls);
   double *v[] = {ws->z,    ws->w, ws->phi, ws->zt, ws->wt, ws->phit, ws->d,   ws->alpha,
                  ws->beta, ws->g, ws->tmp, ws->zb, ws->wb, ws->phib, ws->zs,
-                 ws->zg, ws->wg};
+                 ws->zg, ws->wg, ws->zlast};
   for (size_t k = 0; k < sizeof v / sizeof v[0]; k++) free(v[k]);
 }
 

@@ -3,6 +3,7 @@
 #define CPK_SOLVERS_NEWTON_H
 #include <cpkit/linsys.h>
 #include <cpkit/solver.h>
+#include "resolve.h"
 
 /* A method's fallback has no (further) direction to offer. */
 #define NEWTON_NO_FALLBACK (-1)
@@ -48,6 +49,9 @@ struct newton_ws {
   double *zb, *wb, *phib; /* the best point of the attempt (lowest merit), F and Phi there */
   double *zg, *wg;        /* the best point of the earlier attempts (before a restart), F there */
   double *zs;             /* the start point (inside F's domain): a restart point */
+  double *zlast;          /* the last solution: a re-solve's start (settings.resolve.warm) */
+  int have_last;
+  resolve_seen seen;      /* the problem's counters behind J's values */
   double hist[CPK_MAX_NEWTON_NONMONOTONE]; /* last merits (non-monotone reference) */
   int nhist, hist_cap, hist_cap0;
   double merit, merit_best, merit_global, fb_lambda;
@@ -93,6 +97,12 @@ void newton_remember_merit(newton_ws *ws);
 void newton_return_to_best(newton_ws *ws);
 /* Make the trial point (zt, wt, phit, merit mt) the current one. */
 void newton_accept_trial(newton_ws *ws, double mt);
+
+/* newton_resolve.c: re-solves. */
+/* Refresh J when M's values changed; the start point: z0, the last solution, or NULL (0). */
+const double *newton_resolve_start(newton_ws *ws, const cpk_problem *p, const cpk_settings *s);
+/* Keep a solved run's point for the next re-solve. */
+void newton_resolve_record(newton_ws *ws, const cpk_result *r);
 
 /* newton_start.c: the start and restart points and the crash phase. */
 /* Evaluate at ws->z; when F fails there, move z toward an interior point of the bounds until it

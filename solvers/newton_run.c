@@ -21,11 +21,12 @@ long newton_default_max_iter(const cpk_problem *p)
   return DEFAULT_MAX_ITER;
 }
 
-/* z0 (or 0) projected onto the bounds. */
+/* z0 (or the last solution of a re-solve, or 0) projected onto the bounds. */
 static void start_point(newton_ws *ws, const cpk_problem *p, const cpk_settings *s)
 {
+  const double *z0 = newton_resolve_start(ws, p, s);
   for (size_t i = 0; i < ws->n; i++) {
-    double v = s->z0 ? s->z0[i] : 0.0;
+    double v = z0 ? z0[i] : 0.0;
     ws->z[i] = fmin(fmax(v, p->lower[i]), p->upper[i]);
   }
 }
@@ -227,5 +228,6 @@ int newton_run(newton_ws *ws, const cpk_problem *p, const cpk_settings *s, cpk_m
   }
   memcpy(r->z, ws->z, ws->n * sizeof *r->z);
   fill_stats(ws, &ls0, r);
+  newton_resolve_record(ws, r);
   return rc;
 }

@@ -6,6 +6,7 @@
 #include <cpkit/solver.h>
 #include <cpkit/util.h>
 #include "fc_local.h"
+#include "resolve.h"
 
 /*
  * One sweep solves, contact after contact, the one-contact problem
@@ -33,6 +34,7 @@ typedef struct nsgs_state {
   double *blocks; /* the nc diagonal blocks W_cc, dim x dim row-major each */
   double *u;      /* W r + q at the current r */
   double *best;   /* iterate with the smallest residual so far */
+  resolve_seen seen; /* the problem's counters behind `blocks` */
 } nsgs_state;
 
 /* Lowest and highest residual of the current and of the previous window of sweeps. */
@@ -62,6 +64,17 @@ static void nsgs_free(void *vs)
   free(S);
 }
 
+/* The diagonal blocks of W, again after an update of its values (a re-solve allocates nothing). */
+static void set_blocks(nsgs_state *S, const cpk_problem *p)
+{
+  size_t d = S->dim;
+  for (size_t c = 0; c < p->nc; c++)
+    for (size_t i = 0; i < d; i++)
+      for (size_t j = 0; j < d; j++)
+        S->blocks[(c * d + i) * d + j] = cpk_matrix_get(p->M, c * d + i, c * d + j);
+  resolve_seen_set(&S->seen, p);
+}
+
 static int nsgs_alloc(void **out, const cpk_problem *p, const cpk_settings *s, cpk_error *err)
 {
   size_t d = p->cone_dim, nblock;
@@ -83,10 +96,7 @@ static int nsgs_alloc(void **out, const cpk_problem *p, const cpk_settings *s, c
     return cpk_error_set(err, CPK_ENOMEM, "nsgs: cannot allocate the workspace for %zu contacts",
                          p->nc);
   }
-  for (size_t c = 0; c < p->nc; c++)
-    for (size_t i = 0; i < d; i++)
-      for (size_t j = 0; j < d; j++)
-        S->blocks[(c * d + i) * d + j] = cpk_matrix_get(p->M, c * d + i, c * d + j);
+  set_blocks(S, p);
   *out = S;
   return CPK_OK;
 }
@@ -232,6 +242,7 @@ static int nsgs_solve(void *vs, const cpk_problem *p, const cpk_settings *s, cpk
   nsgs_counts counts = {s->nsgs.omega, 0, 0, 0, 0.0};
   nsgs_window window = {INFINITY, -INFINITY, INFINITY, INFINITY, 0};
   long sweeps = 0, best_sweep = 0; /* sweep of the last new best residual (or damping) */
+  if (resolve_changed(&S->seen, p) & RESOLVE_VALUES) set_blocks(S, p);
   start_point(p, s, z);
   double res = residual(S, p, z, tol, 1), first = res, best_res = res;
   memcpy(S->best, z, p->n * sizeof *z);

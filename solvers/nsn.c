@@ -84,7 +84,7 @@ static int nsn_alloc(void **out, const cpk_problem *p, const cpk_settings *s, cp
   S->d = p->cone_dim;
   S->hist_cap0 = s->nsn.nonmonotone > 0 ? s->nsn.nonmonotone : CPK_DEFAULT_NSN_NONMONOTONE;
   int rc = alloc_arrays(S);
-  if (!rc) rc = cpk_matrix_to_csc(p->M, &S->W);
+  if (!rc) rc = resolve_affine_jacobian(p, &S->W); /* fixed pattern: updates refill it */
   if (!rc) rc = nsn_build_pattern(S);
   if (!rc) rc = cpk_linsys_alloc(newton_choose_linsys(p, s), p->n, &S->ls);
   if (rc) {
@@ -93,6 +93,7 @@ static int nsn_alloc(void **out, const cpk_problem *p, const cpk_settings *s, cp
                          p->nc, cpk_strerror(rc));
   }
   nsn_choose_rho(S, s->nsn.rho);
+  resolve_seen_set(&S->seen, p);
   *out = S;
   return CPK_OK;
 }
@@ -402,6 +403,11 @@ static int nsn_solve(void *vs, const cpk_problem *p, const cpk_settings *s, cpk_
 {
   nsn_state *S = vs;
   cpk_linsys_stats ls0;
+  if (resolve_changed(&S->seen, p) & RESOLVE_VALUES) { /* W's values changed: W and rho follow */
+    resolve_refresh_jacobian(S->W, p);
+    nsn_choose_rho(S, s->nsn.rho);
+  }
+  resolve_seen_set(&S->seen, p);
   cpk_linsys_get_stats(S->ls, &ls0);
   S->iter = S->evaluations = S->backtracks = S->regularizations = S->gradient_steps = 0;
   S->restarts = S->restart_sweeps = 0;

@@ -3,6 +3,7 @@
 #define CPK_SOLVERS_NSN_H
 #include <cpkit/linsys.h>
 #include <cpkit/solver.h>
+#include "resolve.h"
 
 /*
  * Per contact c (dim d, normal first), with u = W r + q,
@@ -17,7 +18,8 @@
  */
 typedef struct nsn_state {
   size_t n, nc, d;
-  cpk_csc *W;          /* W in CSC (a copy of a dense W's non-zeros, or of the CSC) */
+  cpk_csc *W;          /* W in CSC (a dense W on its full pattern, or a copy of the CSC) */
+  resolve_seen seen;   /* the problem's counters behind W's values and rho */
   cpk_csc *H;          /* Newton matrix on the block pattern */
   cpk_int *wpos;       /* W entry k (row i, column j): H->x[wpos[k] + b] is row (i/d)*d + b of column j */
   cpk_int *dpos;       /* H->x[dpos[j] + b] is row (j/d)*d + b of column j (the diagonal block) */

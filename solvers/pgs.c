@@ -5,6 +5,7 @@
 #include <string.h>
 #include <cpkit/solver.h>
 #include <cpkit/util.h>
+#include "resolve.h"
 
 /*
  * One sweep updates z_i <- mid(l_i, u_i, z_i - omega (Mz + q)_i / M_ii) in
@@ -20,6 +21,10 @@ typedef struct pgs_state {
   cpk_csc *rows;  /* M by rows (the CSC of M^T) for sparse M; NULL for dense M */
   double *diag;
   double *w;      /* F(z) for residual checks */
+  cpk_int *slot;  /* sparse M: entry k of M's CSC is rows->x[slot[k]] (values refresh in place) */
+  double *zlast;  /* the last solved point: a re-solve's start (settings.resolve.warm) */
+  int have_last;
+  resolve_seen seen; /* the problem's counters behind diag and rows */
 } pgs_state;
 
 static long pgs_default_max_iter(const cpk_problem *p) { return 10000; }
@@ -31,11 +36,13 @@ static void pgs_free(void *vs)
   cpk_csc_free(S->rows);
   free(S->diag);
   free(S->w);
+  free(S->slot);
+  free(S->zlast);
   free(S);
 }
 
-/* CSC of A^T: the rows of A, each sorted by column. */
-static int transpose(const cpk_csc *A, cpk_csc **out)
+/* CSC of A^T: the rows of A, each sorted by column; slot[k] = where A's entry k went. */
+static int transpose(const cpk_csc *A, cpk_csc **out, cpk_int *slot)
 {
   cpk_int nnz = A->p[A->n];
   int rc = cpk_csc_alloc(A->n, A->m, nnz, out);
@@ -51,11 +58,26 @@ static int transpose(const cpk_csc *A, cpk_csc **out)
   memcpy(next, T->p, (size_t)A->m * sizeof *next);
   for (cpk_int j = 0; j < A->n; j++)
     for (cpk_int k = A->p[j]; k < A->p[j + 1]; k++) {
-      cpk_int slot = next[A->i[k]]++;
-      T->i[slot] = j;
-      T->x[slot] = A->x[k];
+      cpk_int at = next[A->i[k]]++;
+      T->i[at] = j;
+      T->x[at] = A->x[k];
+      slot[k] = at;
     }
   free(next);
+  return CPK_OK;
+}
+
+static int set_diagonal(pgs_state *S, const cpk_problem *p, cpk_error *err)
+{
+  for (size_t i = 0; i < S->n; i++) {
+    S->diag[i] = cpk_matrix_get(p->M, i, i);
+    /* a subnormal pivot turns the first division into infinity: as good as zero */
+    if (!(S->diag[i] >= DBL_MIN))
+      return cpk_error_set(err, CPK_EINVAL,
+                           "pgs: M[%zu,%zu] = %g: projected Gauss-Seidel needs a positive diagonal "
+                           "(a normal number, at least %g)",
+                           i + 1, i + 1, S->diag[i], DBL_MIN);
+  }
   return CPK_OK;
 }
 
@@ -68,25 +90,33 @@ static int pgs_alloc(void **out, const cpk_problem *p, const cpk_settings *s, cp
   S->n = n;
   S->diag = cpk_alloc_array(n, sizeof *S->diag);
   S->w = cpk_alloc_array(n, sizeof *S->w);
-  int rc = (!S->diag || !S->w) ? CPK_ENOMEM : CPK_OK;
-  if (!rc && p->M->format == CPK_MATRIX_CSC) rc = transpose(p->M->csc, &S->rows);
+  S->zlast = cpk_alloc_array(n, sizeof *S->zlast);
+  int rc = (!S->diag || !S->w || !S->zlast) ? CPK_ENOMEM : CPK_OK;
+  if (!rc && p->M->format == CPK_MATRIX_CSC) {
+    size_t nnz = (size_t)p->M->csc->p[n];
+    S->slot = cpk_alloc_array(nnz ? nnz : 1, sizeof *S->slot);
+    rc = S->slot ? transpose(p->M->csc, &S->rows, S->slot) : CPK_ENOMEM;
+  }
   if (rc) {
     pgs_free(S);
     return cpk_error_set(err, rc, "pgs: cannot allocate the workspace for n = %zu", n);
   }
-  for (size_t i = 0; i < n; i++) {
-    S->diag[i] = cpk_matrix_get(p->M, i, i);
-    /* a subnormal pivot turns the first division into infinity: as good as zero */
-    if (!(S->diag[i] >= DBL_MIN)) {
-      pgs_free(S);
-      return cpk_error_set(err, CPK_EINVAL,
-                           "pgs: M[%zu,%zu] = %g: projected Gauss-Seidel needs a positive diagonal "
-                           "(a normal number, at least %g)",
-                           i + 1, i + 1, cpk_matrix_get(p->M, i, i), DBL_MIN);
-    }
+  rc = set_diagonal(S, p, err);
+  if (rc) {
+    pgs_free(S);
+    return rc;
   }
+  resolve_seen_set(&S->seen, p);
   *out = S;
   return CPK_OK;
+}
+
+/* After an update of M's values: the rows and the diagonal again, in place. */
+static int refresh_values(pgs_state *S, const cpk_problem *p, cpk_error *err)
+{
+  if (S->rows)
+    for (cpk_int k = 0; k < p->M->csc->p[S->n]; k++) S->rows->x[S->slot[k]] = p->M->csc->x[k];
+  return set_diagonal(S, p, err);
 }
 
 /* (Mz + q)_i from row i of M with the current z. */
@@ -121,8 +151,18 @@ static int pgs_solve(void *vs, const cpk_problem *p, const cpk_settings *s, cpk_
 {
   pgs_state *S = vs;
   double *z = r->z, tol = cpk_problem_tolerance(p, s->tol);
+  if (resolve_changed(&S->seen, p) & RESOLVE_VALUES) {
+    cpk_error e;
+    if (refresh_values(S, p, &e)) {
+      r->status = CPK_STATUS_INVALID_INPUT;
+      snprintf(r->message, sizeof r->message, "%.*s", (int)sizeof r->message - 1, e.message);
+      return CPK_OK;
+    }
+  }
+  resolve_seen_set(&S->seen, p);
+  const double *z0 = s->z0 ? s->z0 : (S->have_last && s->resolve.warm ? S->zlast : NULL);
   for (size_t i = 0; i < S->n; i++) { /* start: the warm point (or 0) projected on the bounds */
-    double v = s->z0 ? s->z0[i] : 0.0;
+    double v = z0 ? z0[i] : 0.0;
     z[i] = v < p->lower[i] ? p->lower[i] : (v > p->upper[i] ? p->upper[i] : v);
   }
   double res = residual(S, p, z), first = res;
@@ -146,6 +186,8 @@ static int pgs_solve(void *vs, const cpk_problem *p, const cpk_settings *s, cpk_
     }
   }
   r->iterations = sweeps;
+  S->have_last = r->status == CPK_STATUS_SOLVED;
+  if (S->have_last) memcpy(S->zlast, z, S->n * sizeof *z);
   cpk_result_set_stat(r, "sweeps", (double)sweeps);
   cpk_result_set_stat(r, "omega", s->pgs.omega);
   return CPK_OK;

@@ -5,6 +5,7 @@
 #include <cpkit/solver.h>
 #include <cpkit/util.h>
 #include "monitor.h"
+#include "resolve.h"
 
 struct cpk_solver {
   const cpk_solver_type *type;
@@ -13,6 +14,7 @@ struct cpk_solver {
   double *z0, *covering;
   int *basis0;
   void *state;
+  resolve_seen seen; /* the problem's change counters when the state was built */
 };
 
 int cpk_solver_accepts(const cpk_solver_type *T, const cpk_problem *p)
@@ -93,6 +95,7 @@ int cpk_solver_alloc(const cpk_solver_type *T, const cpk_problem *p, const cpk_s
     cpk_solver_free(s);
     return rc;
   }
+  resolve_seen_set(&s->seen, p);
   *out = s;
   return CPK_OK;
 }
@@ -123,6 +126,20 @@ static void finish_result(const cpk_problem *p, const cpk_settings *st, cpk_resu
   }
 }
 
+/* A method that caches problem data gets a fresh state when the problem changed (see resolve.c). */
+static int refresh_state(cpk_solver *s, cpk_error *err)
+{
+  const cpk_problem *p = s->problem;
+  if (resolve_refreshes_itself(s->type) || !resolve_changed(&s->seen, p)) return CPK_OK;
+  if (s->state) s->type->free(s->state);
+  s->state = NULL;
+  int rc = s->type->alloc(&s->state, p, &s->settings, err);
+  if (rc && !(err && err->message[0])) cpk_error_set(err, rc, "%s: %s", s->type->name, cpk_strerror(rc));
+  if (rc) return rc;
+  resolve_seen_set(&s->seen, p);
+  return CPK_OK;
+}
+
 int cpk_solver_solve(cpk_solver *s, cpk_result *r, cpk_error *err)
 {
   const cpk_problem *p = s->problem;
@@ -130,12 +147,14 @@ int cpk_solver_solve(cpk_solver *s, cpk_result *r, cpk_error *err)
   cpk_error_clear(err);
   if (!r || r->n != p->n)
     return cpk_error_set(err, CPK_EINVAL, "result must be allocated for n = %zu", p->n);
+  int rc = refresh_state(s, err);
+  if (rc) return rc;
   cpk_result_reset(r);
   r->solver = s->type->name;
   long max_iter = s->settings.max_iter;
   if (max_iter == 0) max_iter = s->type->default_max_iter ? s->type->default_max_iter(p) : 1000;
   cpk_monitor_start(&mon, &s->settings, s->type->name, max_iter);
-  int rc = s->type->solve(s->state, p, &s->settings, &mon, r);
+  rc = s->type->solve(s->state, p, &s->settings, &mon, r);
   r->time_s = cpk_monitor_elapsed(&mon);
   if (rc) return cpk_error_set(err, rc, "%s: %s", s->type->name, cpk_strerror(rc));
   finish_result(p, &s->settings, r);

@@ -101,6 +101,9 @@ typedef struct cpk_settings {
     int restart;             /**< nsn: 1 (default) = when the merit stalls, run the registered "nsgs" solver from the current point and continue from its answer; 0 = never */
     long restart_sweeps;     /**< nsn: nsgs sweeps per restart; 0 = default CPK_DEFAULT_NSN_RESTART_SWEEPS */
   } nsn;
+  struct {
+    int warm;                /**< re-solves by a bound solver (cpk_solver_solve again, after cpk_problem_update_*): 1 (default) = lemke starts from its last basis, pgs, bdnewton and fbnewton from their last point, when no z0/basis0 is set and the last solve succeeded; 0 = every solve starts as the first did */
+  } resolve;
 } cpk_settings;
 
 /** Defaults: tol 1e-8, no time limit, silent, automatic linear solver. */
