@@ -14,6 +14,7 @@ static const ext_setting table[] = {
     {NULL, "max_iter", FIELD(max_iter), EXT_LONG},
     {NULL, "time_limit", FIELD(time_limit), EXT_DOUBLE},
     {NULL, "verbose", FIELD(verbose), EXT_INT},
+    {NULL, "resolve_warm", FIELD(resolve.warm), EXT_INT},
     {"lemke", "pivot_tol", FIELD(lemke.pivot_tol), EXT_DOUBLE},
     {"lemke", "refactor_interval", FIELD(lemke.refactor_interval), EXT_LONG},
     {"enum", "max_n", FIELD(enumeration.max_n), EXT_SIZE},
