@@ -13,7 +13,11 @@
  * and then s_i is basic with s_i >= 0 (z at l) or s_i <= 0 (z at u); z_i basic
  * keeps l_i <= z_i <= u_i and s_i = 0. The artificial t covers the start:
  * as t grows every basic variable moves at rate c_k towards feasibility.
- * Degeneracy is resolved lexicographically (rows of B^{-1}), so it never cycles.
+ * Degeneracy is resolved lexicographically, so it never cycles: q is
+ * perturbed symbolically to q + e r + e^2 e_1 + ... + e^{n+1} e_n (r a fixed
+ * generic vector), whose basic values are x_B + e B^{-1} r + e^2 (B^{-1})_1 + ...
+ * B^{-1} r is carried along like x_B (O(n) a pivot, no solve), and it alone
+ * breaks ties except with probability zero; only then are rows of B^{-1} solved for.
  */
 
 enum { STEP_BLOCK, STEP_FLIP, STEP_RAY };
@@ -29,10 +33,12 @@ typedef struct lemke_state {
   double *alpha;    /* B^{-1} times the entering column */
   double *col;      /* entering column */
   double *key, *best_key, *work;
+  double *pert;     /* B^{-1} r: the first-order part of the perturbed basic values */
+  double *rvec;     /* r */
   size_t *cand;     /* tied positions in a ratio test */
   double *cdiv;     /* their lexicographic divisors */
   int *zstate;      /* cpk_var_state of each z_i */
-  long pivots, flips, ties;
+  long pivots, flips, ties, full_lex;
   double mnorm;     /* ||M||_inf, measured when the solve starts: the ray checks' scale */
   int monitor_stop; /* the last run was stopped by a limit or the callback */
   uint64_t seen[LEMKE_SEEN];   /* hashes of the most recent bases, to detect cycling */
@@ -61,6 +67,8 @@ static void lemke_free(void *vs)
   free(S->key);
   free(S->best_key);
   free(S->work);
+  free(S->pert);
+  free(S->rvec);
   free(S->zstate);
   free(S->cand);
   free(S->cdiv);
@@ -81,7 +89,8 @@ static int lemke_alloc(void **out, const cpk_problem *p, const cpk_settings *s, 
   if (!S) return CPK_ENOMEM;
   S->n = n;
   double **vecs[] = {&S->a_t, &S->c,        &S->xb,   &S->alpha,
-                     &S->col, &S->key,      &S->best_key, &S->work, &S->cdiv};
+                     &S->col, &S->key,      &S->best_key, &S->work, &S->cdiv,
+                     &S->pert, &S->rvec};
   int rc = CPK_OK;
   for (size_t v = 0; v < sizeof vecs / sizeof vecs[0]; v++)
     if (!(*vecs[v] = cpk_calloc_array(n, sizeof(double)))) rc = CPK_ENOMEM;
@@ -130,13 +139,15 @@ static double nonbasic_z(const lemke_state *S, const cpk_problem *p, size_t i)
   return 0.0;
 }
 
-/* x_B = B^{-1} (q + M z_N), from scratch. */
+/* x_B = B^{-1} (q + M z_N) and the perturbation's B^{-1} r, from scratch. */
 static int compute_xb(lemke_state *S, const cpk_problem *p)
 {
   for (size_t i = 0; i < S->n; i++) S->work[i] = nonbasic_z(S, p, i);
   cpk_matrix_mv(p->M, S->work, S->xb, 0);
   for (size_t i = 0; i < S->n; i++) S->xb[i] += p->q[i];
-  return lemke_basis_solve(&S->basis, S->xb, 0);
+  memcpy(S->pert, S->rvec, S->n * sizeof *S->pert);
+  int rc = lemke_basis_solve(&S->basis, S->xb, 0);
+  return rc ? rc : lemke_basis_solve(&S->basis, S->pert, 0);
 }
 
 static void extract_z(const lemke_state *S, const cpk_problem *p, double *z)
@@ -265,15 +276,48 @@ static int lex_less(const double *a, const double *b, size_t n)
   return 0;
 }
 
+/* First-order key of tied position c: its share of e B^{-1} r in the ratio. */
+static double pert_key(const lemke_state *S, size_t c) { return S->pert[S->cand[c]] / S->cdiv[c]; }
+
+/*
+ * Keep in cand[0..m) only the candidates with the smallest first-order key
+ * (equal up to rounding noise); returns how many remain. O(m), no solve.
+ */
+static size_t pert_filter(lemke_state *S, size_t m)
+{
+  double best = INFINITY, scale = 0.0;
+  for (size_t c = 0; c < m; c++) {
+    best = fmin(best, pert_key(S, c));
+    scale = fmax(scale, fabs(pert_key(S, c)));
+  }
+  size_t kept = 0;
+  for (size_t c = 0; c < m; c++)
+    if (pert_key(S, c) <= best + 1e-9 * scale) {
+      S->cand[kept] = S->cand[c];
+      S->cdiv[kept++] = S->cdiv[c];
+    }
+  return kept;
+}
+
 /*
  * Among the m tied positions cand[] pick the one whose perturbed ratio is
- * lexicographically smallest: key = (row of B^{-1}) / div. Leaves the winner's key in best_key.
+ * lexicographically smallest: first by B^{-1} r / div, then (rarely reached)
+ * by key = (row of B^{-1}) / div, which then is left in best_key (else best_key is stale).
  */
-static int lex_choose(lemke_state *S, size_t m, size_t *chosen)
+static int lex_choose(lemke_state *S, size_t m, size_t *chosen, double *div)
 {
   *chosen = S->cand[0];
+  *div = S->cdiv[0];
   if (m == 1) return CPK_OK;
   S->ties++;
+  if ((m = pert_filter(S, m)) == 1) {
+    *chosen = S->cand[0];
+    *div = S->cdiv[0];
+    return CPK_OK;
+  }
+  S->full_lex++;
+  *chosen = S->cand[0];
+  *div = S->cdiv[0];
   int rc = lex_key(S, S->cand[0], S->cdiv[0], S->best_key);
   for (size_t c = 1; !rc && c < m; c++) {
     rc = lex_key(S, S->cand[c], S->cdiv[c], S->key);
@@ -282,6 +326,7 @@ static int lex_choose(lemke_state *S, size_t m, size_t *chosen)
       S->key = S->best_key;
       S->best_key = t;
       *chosen = S->cand[c];
+      *div = S->cdiv[c];
     }
   }
   return rc;
@@ -294,6 +339,19 @@ static int lex_negative(const double *key, size_t n)
   for (size_t j = 0; j < n; j++)
     if (fabs(key[j]) > noise) return key[j] < 0.0;
   return 0;
+}
+
+/* *neg = the perturbation part of blocking position k's ratio (divisor div) is below zero. */
+static int block_key_negative(lemke_state *S, size_t k, double div, int *neg)
+{
+  double key0 = S->pert[k] / div, noise = 1e-9 * norm_inf(S->pert, S->n) / fabs(div);
+  if (fabs(key0) > noise) {
+    *neg = key0 < 0.0;
+    return CPK_OK;
+  }
+  int rc = lex_key(S, k, div, S->best_key);
+  *neg = !rc && lex_negative(S->best_key, S->n);
+  return rc;
 }
 
 /* ---- ratio tests ---------------------------------------------------------- */
@@ -344,7 +402,8 @@ static int first_step(lemke_state *S, const cpk_problem *p, lemke_step *st)
     }
   st->kind = STEP_BLOCK;
   st->theta = tmax;
-  int rc = lex_choose(S, m, &st->k);
+  double div;
+  int rc = lex_choose(S, m, &st->k, &div);
   st->hits_upper = S->c[st->k] < 0;
   return rc;
 }
@@ -388,10 +447,11 @@ static int ratio_test(lemke_state *S, const cpk_problem *p, const cpk_settings *
     return CPK_OK;
   }
   st->kind = STEP_BLOCK;
-  int rc = lex_choose(S, m, &st->k);
+  double div;
+  int rc = lex_choose(S, m, &st->k, &div);
   if (!rc && flip_tied && S->basis.head[st->k] != t_var) {
-    if (m == 1) rc = lex_key(S, st->k, S->cdiv[0], S->best_key);
-    if (!rc && !lex_negative(S->best_key, n)) st->kind = STEP_FLIP;
+    int neg;
+    if ((rc = block_key_negative(S, st->k, div, &neg)) == CPK_OK && !neg) st->kind = STEP_FLIP;
   }
   row_theta(S, p, st->k, -sigma * S->alpha[st->k], ptol, &st->hits_upper);
   return rc;
@@ -435,6 +495,9 @@ static int apply_pivot(lemke_state *S, const cpk_problem *p, size_t e, int sigma
   for (size_t k = 0; k < S->n; k++) S->xb[k] -= sigma * st->theta * S->alpha[k];
   if (e < S->n) S->zstate[e] = CPK_VAR_BASIC;
   S->xb[st->k] = value;
+  double pe = S->pert[st->k] / S->alpha[st->k]; /* the entering variable's share of B^{-1} r */
+  for (size_t k = 0; k < S->n; k++) S->pert[k] -= pe * S->alpha[k];
+  S->pert[st->k] = pe;
   int rc = lemke_basis_replace(&S->basis, st->k, e, S->col, S->alpha, &refactored);
   S->pivots++;
   if (!rc && refactored) rc = compute_xb(S, p); /* fresh factors: drop accumulated drift */
@@ -579,8 +642,10 @@ static void fill_stats(const lemke_state *S, cpk_result *r)
   cpk_result_set_stat(r, "pivots", (double)S->pivots);
   cpk_result_set_stat(r, "bound_flips", (double)S->flips);
   cpk_result_set_stat(r, "lex_ties", (double)S->ties);
+  cpk_result_set_stat(r, "lex_full", (double)S->full_lex);
   cpk_result_set_stat(r, "factorizations", (double)ls.factorizations);
   cpk_result_set_stat(r, "updates", (double)ls.updates);
+  cpk_result_set_stat(r, "linsys_solves", (double)ls.solves);
   cpk_result_set_stat(r, "factor_time_s", ls.factor_time_s);
   cpk_result_set_stat(r, "nnz_factors", ls.nnz_factors);
   cpk_result_set_stat(r, "sparse_linsys", S->basis.ls && strcmp(cpk_linsys_name(S->basis.ls), "umfpack") == 0);
@@ -596,6 +661,12 @@ static uint64_t mix64(uint64_t x)
   x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
   x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
   return x ^ (x >> 31);
+}
+
+/* r of the symbolic perturbation: fixed, generic (hashed) entries in [1, 2). */
+static void fill_perturbation(lemke_state *S)
+{
+  for (size_t i = 0; i < S->n; i++) S->rvec[i] = 1.0 + (double)(mix64(i) >> 11) * 0x1p-53;
 }
 
 /*
@@ -628,6 +699,7 @@ static int start(lemke_state *S, const cpk_problem *p, const cpk_settings *s, in
                  cpk_result *r, size_t *e, int *sigma)
 {
   set_initial_basis(S, p, s, warm);
+  fill_perturbation(S);
   int rc = lemke_basis_factor(&S->basis);
   if (!rc) rc = compute_xb(S, p);
   if (rc == CPK_ESINGULAR) {
@@ -738,7 +810,7 @@ static int lemke_solve(void *vs, const cpk_problem *p, const cpk_settings *s, cp
 {
   lemke_state *S = vs;
   int warm = s->basis0 != NULL || s->z0 != NULL;
-  S->pivots = S->flips = S->ties = 0;
+  S->pivots = S->flips = S->ties = S->full_lex = 0;
   S->monitor_stop = 0;
   r->has_ray = 0;
   /* Measured once here, where running out of memory is an error, not a NaN scale. */
