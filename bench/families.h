@@ -235,4 +235,13 @@ int cpk_family_block_on_plane_solution(size_t d, double *z);
  */
 int cpk_family_circulant(size_t n, double perturb, cpk_problem **out, double *zstar);
 
+/**
+ * Lower-triangular integer P-matrix LCP: M unit lower triangular (dense) with
+ * entries in {-3, ..., 3} below the diagonal, a planted complementary z*, w*
+ * in {0, 1, 2}, q = w* - M z* (integers). Unique solution, found exactly by
+ * forward substitution; Lemke's bases are ill-conditioned (about 4^n).
+ * zstar (length n, or NULL) receives z*.
+ */
+int cpk_family_int_triangular(size_t n, unsigned long seed, cpk_problem **out, double *zstar);
+
 #endif

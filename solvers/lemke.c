@@ -1,4 +1,5 @@
 /* lemke.c: Lemke's complementary pivoting method (Scheme I) for LCPs and affine box MCPs. */
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -20,7 +21,7 @@
  * breaks ties except with probability zero; only then are rows of B^{-1} solved for.
  */
 
-enum { STEP_BLOCK, STEP_FLIP, STEP_RAY };
+enum { STEP_BLOCK, STEP_FLIP, STEP_RAY, STEP_SOLVED };
 #define LEMKE_SEEN 64
 enum { RUN_DONE = 0, RUN_RETRY_COLD = -1 };
 
@@ -38,7 +39,7 @@ typedef struct lemke_state {
   size_t *cand;     /* tied positions in a ratio test */
   double *cdiv;     /* their lexicographic divisors */
   int *zstate;      /* cpk_var_state of each z_i */
-  long pivots, flips, ties, full_lex;
+  long pivots, flips, ties, full_lex, ray_rechecks;
   double mnorm;     /* ||M||_inf, measured when the solve starts: the ray checks' scale */
   int monitor_stop; /* the last run was stopped by a limit or the callback */
   uint64_t seen[LEMKE_SEEN];   /* hashes of the most recent bases, to detect cycling */
@@ -52,7 +53,16 @@ typedef struct lemke_step {
   int hits_upper;  /* the blocking variable leaves at its upper bound */
 } lemke_step;
 
-static long lemke_default_max_iter(const cpk_problem *p) { return 50 * (long)p->n + 1000; }
+/*
+ * Pivots are cheap and some paths are long (Murty's n = 12: 4096 pivots in a
+ * few milliseconds), so the default only guards against runaways: 2^20 + 50 n.
+ * A time limit (--time-limit) is what should bound a solve.
+ */
+static long lemke_default_max_iter(const cpk_problem *p)
+{
+  long n = p->n > (size_t)(LONG_MAX / 100) ? LONG_MAX / 100 : (long)p->n;
+  return (1L << 20) + 50 * n;
+}
 
 static void lemke_free(void *vs)
 {
@@ -414,13 +424,13 @@ static double flip_theta(const cpk_problem *p, size_t n, size_t e)
 }
 
 /* Minimum ratio test for entering variable e moving in direction sigma (alpha = B^{-1} a_e). */
-static int ratio_test(lemke_state *S, const cpk_problem *p, const cpk_settings *s, size_t e,
-                      int sigma, lemke_step *st)
+static int ratio_test(lemke_state *S, const cpk_problem *p, double pivot_tol, size_t e, int sigma,
+                      lemke_step *st)
 {
   size_t n = S->n, m = 0, t_var = LEMKE_VAR_T(&S->basis);
   double best = flip_theta(p, n, e);
   int up;
-  double ptol = s->lemke.pivot_tol * norm_inf(S->alpha, n);
+  double ptol = pivot_tol * norm_inf(S->alpha, n);
   for (size_t k = 0; k < n; k++) best = fmin(best, row_theta(S, p, k, -sigma * S->alpha[k], ptol, &up));
   st->theta = best;
   if (isinf(best)) {
@@ -643,6 +653,8 @@ static void fill_stats(const lemke_state *S, cpk_result *r)
   cpk_result_set_stat(r, "bound_flips", (double)S->flips);
   cpk_result_set_stat(r, "lex_ties", (double)S->ties);
   cpk_result_set_stat(r, "lex_full", (double)S->full_lex);
+  cpk_result_set_stat(r, "ray_rechecks", (double)S->ray_rechecks);
+  cpk_result_set_stat(r, "sparse_fallbacks", (double)S->basis.fallbacks);
   cpk_result_set_stat(r, "factorizations", (double)ls.factorizations);
   cpk_result_set_stat(r, "updates", (double)ls.updates);
   cpk_result_set_stat(r, "linsys_solves", (double)ls.solves);
@@ -726,6 +738,46 @@ static int start(lemke_state *S, const cpk_problem *p, const cpk_settings *s, in
 
 enum { STEP_CONTINUE = 1 };
 
+/* alpha <- B^{-1} col on fresh factors, with one step of iterative refinement. */
+static int refined_alpha(lemke_state *S)
+{
+  size_t n = S->n;
+  memcpy(S->alpha, S->col, n * sizeof *S->alpha);
+  int rc = lemke_basis_solve(&S->basis, S->alpha, 0);
+  if (rc) return rc;
+  lemke_basis_multiply(&S->basis, S->alpha, S->work);
+  for (size_t i = 0; i < n; i++) S->work[i] = S->col[i] - S->work[i];
+  rc = lemke_basis_solve(&S->basis, S->work, 0);
+  for (size_t k = 0; !rc && k < n; k++) S->alpha[k] += S->work[k];
+  return rc;
+}
+
+/*
+ * A ray is where a P-matrix path cannot go, and on an ill-conditioned basis a
+ * spurious one comes from drift (x_B, alpha) or from a pivot on the t row
+ * judged negligible beside huge entries of alpha. Before accepting it: if the
+ * point already solves the problem (t at rounding level), finish there;
+ * else refactor fresh, refine alpha and test the ratios again with a pivot
+ * tolerance 1e-3 of the usual one. st->kind stays STEP_RAY if the ray stands.
+ */
+static int recheck_ray(lemke_state *S, const cpk_problem *p, const cpk_settings *s, size_t e,
+                       int sigma, lemke_step *st, cpk_result *r)
+{
+  double res;
+  extract_z(S, p, r->z);
+  cpk_problem_residual(p, r->z, S->work, &res);
+  if (res <= cpk_problem_tolerance(p, s->tol)) {
+    st->kind = STEP_SOLVED;
+    return finish_solution(S, p, s, r);
+  }
+  S->ray_rechecks++;
+  int rc = lemke_basis_factor(&S->basis);
+  if (!rc) rc = compute_xb(S, p);
+  if (!rc) rc = refined_alpha(S);
+  if (!rc) rc = ratio_test(S, p, 1e-3 * s->lemke.pivot_tol, e, sigma, st);
+  return rc;
+}
+
 /* One pivot (or bound flip) with entering *e in direction *sigma; STEP_CONTINUE, RUN_DONE or an error. */
 static int pivot_once(lemke_state *S, const cpk_problem *p, const cpk_settings *s, size_t *e,
                       int *sigma, cpk_result *r)
@@ -734,12 +786,14 @@ static int pivot_once(lemke_state *S, const cpk_problem *p, const cpk_settings *
   memcpy(S->alpha, S->col, S->n * sizeof *S->alpha);
   int rc = lemke_basis_solve(&S->basis, S->alpha, 0);
   lemke_step st;
-  if (!rc) rc = ratio_test(S, p, s, *e, *sigma, &st);
+  if (!rc) rc = ratio_test(S, p, s->lemke.pivot_tol, *e, *sigma, &st);
+  if (!rc && st.kind == STEP_RAY) rc = recheck_ray(S, p, s, *e, *sigma, &st, r);
   if (rc) return rc;
   if (st.kind == STEP_RAY) {
     finish_ray(S, p, *e, *sigma, r);
     return RUN_DONE;
   }
+  if (st.kind == STEP_SOLVED) return RUN_DONE;
   if (st.kind == STEP_FLIP) {
     apply_flip(S, *e, *sigma, st.theta, e, sigma);
     return STEP_CONTINUE;
@@ -810,7 +864,7 @@ static int lemke_solve(void *vs, const cpk_problem *p, const cpk_settings *s, cp
 {
   lemke_state *S = vs;
   int warm = s->basis0 != NULL || s->z0 != NULL;
-  S->pivots = S->flips = S->ties = S->full_lex = 0;
+  S->pivots = S->flips = S->ties = S->full_lex = S->ray_rechecks = 0;
   S->monitor_stop = 0;
   r->has_ray = 0;
   /* Measured once here, where running out of memory is an error, not a NaN scale. */
@@ -825,6 +879,11 @@ static int lemke_solve(void *vs, const cpk_problem *p, const cpk_settings *s, cp
     rc = run(S, p, s, 0, mon, r);
   }
   if (rc == RUN_RETRY_COLD) rc = CPK_ELINSYS; /* a cold start never asks for a retry */
+  if (rc == CPK_ESINGULAR) { /* numerical breakdown is a finding about this run, not an error */
+    set_stalled(r, "numerical breakdown: a basis became singular even on fresh factors");
+    extract_z(S, p, r->z);
+    rc = RUN_DONE;
+  }
   if (rc == RUN_DONE) fill_stats(S, r);
   return rc;
 }

@@ -1,0 +1,142 @@
+/* t_lemke_robust.c: Lemke on ill-conditioned bases, long cheap paths and numerical breakdown. */
+#include <math.h>
+#include <stdlib.h>
+#include <gsl/gsl_rng.h>
+#include "families.h"
+#include "testlib.h"
+
+static cpk_result *lemke(const cpk_problem *p, const cpk_settings *s0, int *rc)
+{
+  cpk_settings s;
+  cpk_result *r = NULL;
+  if (s0) s = *s0;
+  else cpk_settings_default(&s);
+  *rc = CPK_ENOMEM;
+  if (!p || cpk_result_alloc(p->n, &r)) return NULL;
+  *rc = cpk_solve(p, "lemke", &s, r, NULL);
+  return r;
+}
+
+/*
+ * M unit upper triangular with -1 above the diagonal (its inverse holds 2^k),
+ * z* = e, w* = 0, so the last bases are made of M's columns, with condition
+ * about 2^n. The pivot on t looks negligible beside alpha's huge entries and
+ * the ratio test used to see a ray (ray_termination on a P-matrix, which has
+ * none). The LCP is so ill-conditioned that points far from z* = e (e.g.
+ * z_i = 1 - 2^-i) have residuals of 1e-12: the check is the residual.
+ */
+static cpk_problem *kahan_lcp(size_t n)
+{
+  cpk_matrix *M = NULL;
+  cpk_problem *p = NULL;
+  double *q = calloc(n, sizeof *q);
+  if (!q || cpk_matrix_alloc_dense(n, n, &M)) abort();
+  for (size_t i = 0; i < n; i++) {
+    for (size_t j = i; j < n; j++) gsl_matrix_set(M->dense, i, j, i == j ? 1.0 : -1.0);
+    q[i] = -(1.0 - (double)(n - 1 - i)); /* q = -M e */
+  }
+  if (cpk_problem_alloc_lcp(M, q, &p)) abort();
+  cpk_matrix_free(M);
+  free(q);
+  return p;
+}
+
+static void test_kahan(void)
+{
+  size_t sizes[] = {40, 60};
+  const cpk_linsys_type *backends[] = {NULL, cpk_linsys_umfpack};
+  for (size_t k = 0; k < 2; k++)
+    for (size_t b = 0; b < 2; b++) {
+      cpk_problem *p = kahan_lcp(sizes[k]);
+      cpk_settings s;
+      cpk_settings_default(&s);
+      s.linsys = backends[b];
+      int rc;
+      cpk_result *r = lemke(p, &s, &rc);
+      t_ok(!rc && r->status == CPK_STATUS_SOLVED && t_is_mcp_solution(p, r->z, 1e-9),
+           "unit triangular n=%zu (%s): %s", p->n, b ? "umfpack" : "automatic",
+           r ? cpk_status_name(r->status) : "error");
+      cpk_result_free(r);
+      cpk_problem_free(p);
+    }
+}
+
+/* Murty's n = 12 takes 2^12 pivots: the default limit must let it finish. */
+static void test_long_cheap_path(void)
+{
+  cpk_problem *p = NULL;
+  double z[12];
+  if (cpk_family_murty(12, &p)) abort();
+  cpk_family_murty_solution(12, z);
+  int rc;
+  cpk_result *r = lemke(p, NULL, &rc);
+  double d = 0.0;
+  for (size_t i = 0; r && i < 12; i++) d = fmax(d, fabs(r->z[i] - z[i]));
+  t_ok(!rc && r->status == CPK_STATUS_SOLVED && d < 1e-9,
+       "Murty n=12 with the default pivot limit: %s in %ld iterations, |z - z*| = %.1e",
+       r ? cpk_status_name(r->status) : "error", r ? r->iterations : -1, d);
+  cpk_result_free(r);
+  /* ... and a time limit still bounds a long path: Murty n = 22 (4 million pivots). */
+  cpk_problem_free(p);
+  if (cpk_family_murty(22, &p)) abort();
+  cpk_settings s;
+  cpk_settings_default(&s);
+  s.time_limit = 0.05;
+  r = lemke(p, &s, &rc);
+  t_ok(!rc && r->status == CPK_STATUS_TIME_LIMIT, "Murty n=22 with a 0.05 s limit: %s",
+       r ? cpk_status_name(r->status) : "error");
+  cpk_result_free(r);
+  cpk_problem_free(p);
+}
+
+/*
+ * Breakdown is a status, never an error code: nearly singular, float-rounded,
+ * rank-deficient symmetric LCPs (a Gram matrix J J' of rank n/2 and tiny
+ * scaled copies). Whatever the status, cpk_solve returns CPK_OK and `solved`
+ * means the residual holds.
+ */
+static void test_breakdown_is_status(void)
+{
+  int all = 1;
+  for (unsigned long seed = 1; seed <= 12; seed++) {
+    size_t n = 24 + seed, rank = n / 2;
+    gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(g, seed);
+    cpk_matrix *J = NULL, *M = NULL;
+    double *q = calloc(n, sizeof *q);
+    if (!g || !q || cpk_matrix_alloc_dense(n, rank, &J) || cpk_matrix_alloc_dense(n, n, &M)) abort();
+    for (size_t i = 0; i < n; i++) {
+      q[i] = (double)(float)(gsl_rng_uniform(g) - 0.7);
+      for (size_t k = 0; k < rank; k++) gsl_matrix_set(J->dense, i, k, gsl_rng_uniform(g) - 0.5);
+    }
+    double scale = seed % 3 == 0 ? 1e-11 : 1.0;
+    for (size_t i = 0; i < n; i++)
+      for (size_t j = 0; j < n; j++) {
+        double a = 0;
+        for (size_t k = 0; k < rank; k++) a += gsl_matrix_get(J->dense, i, k) * gsl_matrix_get(J->dense, j, k);
+        gsl_matrix_set(M->dense, i, j, scale * (double)(float)a);
+      }
+    cpk_problem *p = NULL;
+    if (cpk_problem_alloc_lcp(M, q, &p)) abort();
+    int rc;
+    cpk_result *r = lemke(p, NULL, &rc);
+    int ok = rc == CPK_OK && (r->status != CPK_STATUS_SOLVED || t_is_mcp_solution(p, r->z, 1e-6));
+    if (!ok) t_diag("seed %lu: rc %d, %s", seed, rc, r ? cpk_status_name(r->status) : "-");
+    all &= ok;
+    cpk_result_free(r);
+    cpk_problem_free(p);
+    cpk_matrix_free(J);
+    cpk_matrix_free(M);
+    free(q);
+    gsl_rng_free(g);
+  }
+  t_ok(all, "12 rank-deficient float-rounded LCPs: cpk_solve returns CPK_OK, `solved` only when it holds");
+}
+
+int main(void)
+{
+  test_kahan();
+  test_long_cheap_path();
+  test_breakdown_is_status();
+  return t_done();
+}
