@@ -39,7 +39,8 @@ typedef struct lemke_state {
   size_t *cand;     /* tied positions in a ratio test */
   double *cdiv;     /* their lexicographic divisors */
   int *zstate;      /* cpk_var_state of each z_i */
-  long pivots, flips, ties, full_lex, ray_rechecks;
+  long pivots, flips, ties, full_lex, ray_rechecks, restarts;
+  size_t ray_entering; /* the variable that entered when the last run ended on a ray */
   double mnorm;     /* ||M||_inf, measured when the solve starts: the ray checks' scale */
   int monitor_stop; /* the last run was stopped by a limit or the callback */
   uint64_t seen[LEMKE_SEEN];   /* hashes of the most recent bases, to detect cycling */
@@ -655,6 +656,7 @@ static void fill_stats(const lemke_state *S, cpk_result *r)
   cpk_result_set_stat(r, "lex_full", (double)S->full_lex);
   cpk_result_set_stat(r, "ray_rechecks", (double)S->ray_rechecks);
   cpk_result_set_stat(r, "sparse_fallbacks", (double)S->basis.fallbacks);
+  cpk_result_set_stat(r, "ray_restarts", (double)S->restarts);
   cpk_result_set_stat(r, "factorizations", (double)ls.factorizations);
   cpk_result_set_stat(r, "updates", (double)ls.updates);
   cpk_result_set_stat(r, "linsys_solves", (double)ls.solves);
@@ -790,6 +792,7 @@ static int pivot_once(lemke_state *S, const cpk_problem *p, const cpk_settings *
   if (!rc && st.kind == STEP_RAY) rc = recheck_ray(S, p, s, *e, *sigma, &st, r);
   if (rc) return rc;
   if (st.kind == STEP_RAY) {
+    S->ray_entering = *e;
     finish_ray(S, p, *e, *sigma, r);
     return RUN_DONE;
   }
@@ -859,12 +862,79 @@ static int warm_run_failed(const lemke_state *S, const cpk_result *r)
   return r->status == CPK_STATUS_RAY_TERMINATION || r->status == CPK_STATUS_STALLED;
 }
 
+/* ---- restarts after a ray that proves nothing ----------------------------- */
+
+enum { RESTART_PAIRS = 4 };
+
+/* Up to max rows i != e in decreasing |M_ie|, nonzero only. */
+static size_t partner_rows(lemke_state *S, const cpk_problem *p, size_t e, size_t *rows, size_t max)
+{
+  size_t m = 0;
+  cpk_matrix_column(p->M, e, S->col);
+  S->col[e] = 0.0;
+  while (m < max) {
+    size_t best = S->n;
+    for (size_t i = 0; i < S->n; i++)
+      if (S->col[i] != 0.0 && (best == S->n || fabs(S->col[i]) > fabs(S->col[best]))) best = i;
+    if (best == S->n) break;
+    rows[m++] = best;
+    S->col[best] = 0.0;
+  }
+  return m;
+}
+
+static int run_settled(const cpk_result *r)
+{
+  return r->status == CPK_STATUS_SOLVED || r->status == CPK_STATUS_NO_SOLUTION;
+}
+
+/*
+ * A ray from z = 0 that is no certificate can be a dead end of the start,
+ * not of the problem: on a bimatrix game (M = [0 A; B' 0]) every covering
+ * vector d > 0 ends on a ray at the first pivot, since the entering z_e
+ * (M_ee = 0) moves no row that could block. Restart from another start, the
+ * pair {z_e, z_i} basic with i a row z_e moves most (the block [M_ee M_ei;
+ * M_ie M_ii] is then nonsingular when M_ee = M_ii = 0), with the covering
+ * vector that start's infeasible rows call for. If no restart settles the
+ * problem, the cold run is repeated so the result is its ray.
+ */
+static int restart_on_ray(lemke_state *S, const cpk_problem *p, const cpk_settings *s,
+                          cpk_monitor *mon, cpk_result *r, int rc)
+{
+  if (rc != RUN_DONE || r->status != CPK_STATUS_RAY_TERMINATION || S->monitor_stop) return rc;
+  size_t e = S->ray_entering % S->n, rows[RESTART_PAIRS];
+  size_t m = partner_rows(S, p, e, rows, RESTART_PAIRS);
+  int *basis = m ? cpk_alloc_array(S->n, sizeof *basis) : NULL;
+  if (m && !basis) return CPK_ENOMEM;
+  cpk_settings ws = *s;
+  ws.basis0 = basis;
+  ws.z0 = NULL;
+  for (size_t k = 0; k < m; k++) {
+    for (size_t i = 0; i < S->n; i++) basis[i] = CPK_VAR_AT_LOWER;
+    basis[e] = basis[rows[k]] = CPK_VAR_BASIC;
+    S->restarts++;
+    r->has_ray = 0;
+    r->message[0] = '\0';
+    rc = run(S, p, &ws, 1, mon, r);
+    if ((rc == RUN_DONE && (run_settled(r) || S->monitor_stop)) ||
+        (rc != RUN_DONE && rc != RUN_RETRY_COLD)) {
+      free(basis);
+      return rc;
+    }
+  }
+  free(basis);
+  if (m == 0) return RUN_DONE;
+  r->has_ray = 0;
+  r->message[0] = '\0';
+  return run(S, p, s, 0, mon, r);
+}
+
 static int lemke_solve(void *vs, const cpk_problem *p, const cpk_settings *s, cpk_monitor *mon,
                        cpk_result *r)
 {
   lemke_state *S = vs;
   int warm = s->basis0 != NULL || s->z0 != NULL;
-  S->pivots = S->flips = S->ties = S->full_lex = S->ray_rechecks = 0;
+  S->pivots = S->flips = S->ties = S->full_lex = S->ray_rechecks = S->restarts = 0;
   S->monitor_stop = 0;
   r->has_ray = 0;
   /* Measured once here, where running out of memory is an error, not a NaN scale. */
@@ -878,6 +948,7 @@ static int lemke_solve(void *vs, const cpk_problem *p, const cpk_settings *s, cp
     r->message[0] = '\0';
     rc = run(S, p, s, 0, mon, r);
   }
+  rc = restart_on_ray(S, p, s, mon, r, rc);
   if (rc == RUN_RETRY_COLD) rc = CPK_ELINSYS; /* a cold start never asks for a retry */
   if (rc == CPK_ESINGULAR) { /* numerical breakdown is a finding about this run, not an error */
     set_stalled(r, "numerical breakdown: a basis became singular even on fresh factors");

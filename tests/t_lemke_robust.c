@@ -133,10 +133,69 @@ static void test_breakdown_is_status(void)
   t_ok(all, "12 rank-deficient float-rounded LCPs: cpk_solve returns CPK_OK, `solved` only when it holds");
 }
 
+/*
+ * Bimatrix games as LCPs: M = [0 A; B' 0] with positive payoffs, q = -e;
+ * every such game has an equilibrium, so the LCP has a solution. Lemke from
+ * z = 0 ends on a ray at its first pivot for every covering vector d > 0; the
+ * restart from another start must find one. The 2x2 coordination game
+ * A = B = [3 1; 1 2] has three solutions (enum lists them).
+ */
+static cpk_problem *game(size_t r, size_t c, const double *A, const double *B)
+{
+  size_t n = r + c;
+  cpk_matrix *M = NULL;
+  cpk_problem *p = NULL;
+  double *q = malloc(n * sizeof *q);
+  if (!q || cpk_matrix_alloc_dense(n, n, &M)) abort();
+  for (size_t i = 0; i < n; i++) q[i] = -1.0;
+  for (size_t i = 0; i < r; i++)
+    for (size_t j = 0; j < c; j++) {
+      gsl_matrix_set(M->dense, i, r + j, A[i * c + j]);
+      gsl_matrix_set(M->dense, r + j, i, B[i * c + j]);
+    }
+  if (cpk_problem_alloc_lcp(M, q, &p)) abort();
+  cpk_matrix_free(M);
+  free(q);
+  return p;
+}
+
+static void test_bimatrix(void)
+{
+  double A[] = {3, 1, 1, 2};
+  cpk_problem *p = game(2, 2, A, A);
+  int rc;
+  cpk_result *r = lemke(p, NULL, &rc);
+  t_ok(!rc && r->status == CPK_STATUS_SOLVED && t_is_mcp_solution(p, r->z, 1e-10),
+       "coordination game with three equilibria: %s", r ? cpk_status_name(r->status) : "error");
+  cpk_result_free(r);
+  cpk_problem_free(p);
+  gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+  int all = 1;
+  for (unsigned long seed = 1; seed <= 30; seed++) {
+    gsl_rng_set(g, seed);
+    size_t rows = 2 + seed % 4, cols = 2 + seed / 4 % 4;
+    double a[25], b[25];
+    for (size_t k = 0; k < rows * cols; k++) {
+      a[k] = 1.0 + (double)gsl_rng_uniform_int(g, 9);
+      b[k] = 1.0 + (double)gsl_rng_uniform_int(g, 9);
+    }
+    p = game(rows, cols, a, b);
+    r = lemke(p, NULL, &rc);
+    int ok = !rc && r->status == CPK_STATUS_SOLVED && t_is_mcp_solution(p, r->z, 1e-9);
+    if (!ok) t_diag("game seed %lu (%zux%zu): %s", seed, rows, cols, r ? r->message : "error");
+    all &= ok;
+    cpk_result_free(r);
+    cpk_problem_free(p);
+  }
+  gsl_rng_free(g);
+  t_ok(all, "30 random bimatrix games (2..5 x 2..5, payoffs 1..9): an equilibrium each");
+}
+
 int main(void)
 {
   test_kahan();
   test_long_cheap_path();
   test_breakdown_is_status();
+  test_bimatrix();
   return t_done();
 }
