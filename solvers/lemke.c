@@ -7,6 +7,7 @@
 #include <cpkit/solver.h>
 #include <cpkit/util.h>
 #include "lemke_basis.h"
+#include "lemke_crash.h"
 
 /*
  * Bounded variables are handled directly, as in PATH's pivotal method: every
@@ -41,6 +42,7 @@ typedef struct lemke_state {
   int *zstate;      /* cpk_var_state of each z_i */
   long pivots, flips, ties, full_lex, ray_rechecks, restarts;
   size_t ray_entering; /* the variable that entered when the last run ended on a ray */
+  int free_singular;   /* the last cold start failed: the free variables' block is singular */
   double mnorm;     /* ||M||_inf, measured when the solve starts: the ray checks' scale */
   int monitor_stop; /* the last run was stopped by a limit or the callback */
   uint64_t seen[LEMKE_SEEN];   /* hashes of the most recent bases, to detect cycling */
@@ -719,6 +721,7 @@ static int start(lemke_state *S, const cpk_problem *p, const cpk_settings *s, in
   if (rc == CPK_ESINGULAR) {
     if (warm) return RUN_RETRY_COLD;
     set_stalled(r, "the block of M for the free variables is singular; Lemke's method cannot start");
+    S->free_singular = 1;
     return RUN_DONE;
   }
   if (rc) return rc;
@@ -929,12 +932,48 @@ static int restart_on_ray(lemke_state *S, const cpk_problem *p, const cpk_settin
   return run(S, p, s, 0, mon, r);
 }
 
+/* Free blocks larger than this are not crashed (dense O(|S|^3) rank tests). */
+#define LEMKE_CRASH_MAX 400
+
+/*
+ * The free variables' block is singular (a circuit's node equations): start
+ * instead from a basis where the free variables and a few bounded ones,
+ * chosen by a rank-revealing factorization, are basic (lemke_crash.c), with
+ * the covering vector that basis calls for.
+ */
+static int crash_restart(lemke_state *S, const cpk_problem *p, const cpk_settings *s,
+                         cpk_monitor *mon, cpk_result *r, int rc)
+{
+  if (rc != RUN_DONE || !S->free_singular || S->monitor_stop) return rc;
+  int found, *basis = cpk_alloc_array(S->n, sizeof *basis);
+  if (!basis) return CPK_ENOMEM;
+  rc = lemke_crash_free_block(p, LEMKE_CRASH_MAX, basis, &found);
+  if (!rc && found) {
+    cpk_settings ws = *s;
+    ws.basis0 = basis;
+    ws.z0 = NULL;
+    cpk_result_set_stat(r, "crash_start", 1.0);
+    r->message[0] = '\0';
+    rc = run(S, p, &ws, 1, mon, r);
+    if (rc == RUN_RETRY_COLD) {
+      set_stalled(r, "the block of M for the free variables is singular, and Lemke's method "
+                     "found no valid path from a crash basis either");
+      rc = RUN_DONE;
+    }
+  } else if (!rc) {
+    rc = RUN_DONE;
+  }
+  free(basis);
+  return rc;
+}
+
 static int lemke_solve(void *vs, const cpk_problem *p, const cpk_settings *s, cpk_monitor *mon,
                        cpk_result *r)
 {
   lemke_state *S = vs;
   int warm = s->basis0 != NULL || s->z0 != NULL;
   S->pivots = S->flips = S->ties = S->full_lex = S->ray_rechecks = S->restarts = 0;
+  S->free_singular = 0;
   S->monitor_stop = 0;
   r->has_ray = 0;
   /* Measured once here, where running out of memory is an error, not a NaN scale. */
@@ -948,6 +987,7 @@ static int lemke_solve(void *vs, const cpk_problem *p, const cpk_settings *s, cp
     r->message[0] = '\0';
     rc = run(S, p, s, 0, mon, r);
   }
+  rc = crash_restart(S, p, s, mon, r, rc);
   rc = restart_on_ray(S, p, s, mon, r, rc);
   if (rc == RUN_RETRY_COLD) rc = CPK_ELINSYS; /* a cold start never asks for a retry */
   if (rc == CPK_ESINGULAR) { /* numerical breakdown is a finding about this run, not an error */

@@ -191,11 +191,68 @@ static void test_bimatrix(void)
   t_ok(all, "30 random bimatrix games (2..5 x 2..5, payoffs 1..9): an equilibrium each");
 }
 
+/*
+ * Circuit-like mixed LCPs: node potentials x free, branch currents lam >= 0,
+ * F_x = A lam + b, F_lam = -A'x + D lam + c with D = 0.01 I: the free block
+ * is zero (singular), so Lemke used to refuse to start. A planted (x*, lam*)
+ * with w* = F_lam(x*, lam*) complementary to lam* gives b and c; it is the
+ * only solution (D > 0 fixes lam, A' of full column rank fixes x).
+ */
+static void test_singular_free_block(void)
+{
+  gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+  int all = 1;
+  for (unsigned long seed = 1; seed <= 20; seed++) {
+    gsl_rng_set(g, seed);
+    size_t nf = 2 + seed % 4, m = nf + 1 + seed % 3, n = nf + m;
+    cpk_matrix *M = NULL;
+    cpk_problem *p = NULL;
+    double q[16], l[16], u[16], z[16], A[64];
+    if (cpk_matrix_alloc_dense(n, n, &M)) abort();
+    for (size_t k = 0; k < nf * m; k++) A[k] = 0.0;
+    for (size_t j = 0; j < m; j++) { /* branch j joins node j % nf to another one (or ground) */
+      size_t a = j % nf, b = (size_t)gsl_rng_uniform_int(g, nf + 1);
+      A[a * m + j] = 1.0;
+      if (b != a && b < nf) A[b * m + j] = -1.0;
+    }
+    for (size_t i = 0; i < nf; i++) z[i] = gsl_rng_uniform(g) - 0.5;
+    for (size_t j = 0; j < m; j++) z[nf + j] = gsl_rng_uniform(g) < 0.5 ? 1.0 + gsl_rng_uniform(g) : 0.0;
+    for (size_t i = 0; i < n; i++) {
+      l[i] = i < nf ? -INFINITY : 0.0, u[i] = INFINITY;
+      for (size_t k = 0; k < n; k++) {
+        double v = 0.0;
+        if (i < nf && k >= nf) v = A[i * m + (k - nf)];
+        if (i >= nf && k < nf) v = -A[k * m + (i - nf)];
+        if (i >= nf && k == i) v = 0.01;
+        gsl_matrix_set(M->dense, i, k, v);
+      }
+    }
+    for (size_t i = 0; i < n; i++) { /* q = w* - M z*, w* = 0 on free rows and where lam* > 0 */
+      double mz = 0.0;
+      for (size_t k = 0; k < n; k++) mz += gsl_matrix_get(M->dense, i, k) * z[k];
+      double w = i >= nf && z[i] == 0.0 ? 0.5 : 0.0;
+      q[i] = w - mz;
+    }
+    if (cpk_problem_alloc_affine_mcp(M, q, l, u, &p)) abort();
+    int rc;
+    cpk_result *r = lemke(p, NULL, &rc);
+    int ok = !rc && r->status == CPK_STATUS_SOLVED && t_is_mcp_solution(p, r->z, 1e-9);
+    if (!ok) t_diag("circuit seed %lu (%zu nodes, %zu branches): %s", seed, nf, m, r ? r->message : "error");
+    all &= ok;
+    cpk_result_free(r);
+    cpk_problem_free(p);
+    cpk_matrix_free(M);
+  }
+  gsl_rng_free(g);
+  t_ok(all, "20 circuit MLCPs with a zero free block: each solved");
+}
+
 int main(void)
 {
   test_kahan();
   test_long_cheap_path();
   test_breakdown_is_status();
   test_bimatrix();
+  test_singular_free_block();
   return t_done();
 }
