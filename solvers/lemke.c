@@ -36,6 +36,7 @@ typedef struct lemke_state {
   double *col;      /* entering column */
   double *key, *best_key, *work;
   double *pert;     /* B^{-1} r: the first-order part of the perturbed basic values */
+  int pert_valid;   /* pert is B^{-1} r for the current basis (made at the first tie after a factorization) */
   double *rvec;     /* r */
   size_t *cand;     /* tied positions in a ratio test */
   double *cdiv;     /* their lexicographic divisors */
@@ -152,15 +153,27 @@ static double nonbasic_z(const lemke_state *S, const cpk_problem *p, size_t i)
   return 0.0;
 }
 
-/* x_B = B^{-1} (q + M z_N) and the perturbation's B^{-1} r, from scratch. */
+/* x_B = B^{-1} (q + M z_N), from scratch; B^{-1} r is made afresh at the next tie. */
 static int compute_xb(lemke_state *S, const cpk_problem *p)
 {
   for (size_t i = 0; i < S->n; i++) S->work[i] = nonbasic_z(S, p, i);
   cpk_matrix_mv(p->M, S->work, S->xb, 0);
   for (size_t i = 0; i < S->n; i++) S->xb[i] += p->q[i];
+  S->pert_valid = 0;
+  return lemke_basis_solve(&S->basis, S->xb, 0);
+}
+
+/*
+ * B^{-1} r, solved when a tie first needs it after a factorization and then
+ * carried along by the pivots, so problems without ties pay nothing for it.
+ */
+static int ensure_pert(lemke_state *S)
+{
+  if (S->pert_valid) return CPK_OK;
   memcpy(S->pert, S->rvec, S->n * sizeof *S->pert);
-  int rc = lemke_basis_solve(&S->basis, S->xb, 0);
-  return rc ? rc : lemke_basis_solve(&S->basis, S->pert, 0);
+  int rc = lemke_basis_solve(&S->basis, S->pert, 0);
+  S->pert_valid = rc == CPK_OK;
+  return rc;
 }
 
 static void extract_z(const lemke_state *S, const cpk_problem *p, double *z)
@@ -323,6 +336,8 @@ static int lex_choose(lemke_state *S, size_t m, size_t *chosen, double *div)
   *div = S->cdiv[0];
   if (m == 1) return CPK_OK;
   S->ties++;
+  int rc = ensure_pert(S);
+  if (rc) return rc;
   if ((m = pert_filter(S, m)) == 1) {
     *chosen = S->cand[0];
     *div = S->cdiv[0];
@@ -331,7 +346,7 @@ static int lex_choose(lemke_state *S, size_t m, size_t *chosen, double *div)
   S->full_lex++;
   *chosen = S->cand[0];
   *div = S->cdiv[0];
-  int rc = lex_key(S, S->cand[0], S->cdiv[0], S->best_key);
+  rc = lex_key(S, S->cand[0], S->cdiv[0], S->best_key);
   for (size_t c = 1; !rc && c < m; c++) {
     rc = lex_key(S, S->cand[c], S->cdiv[c], S->key);
     if (!rc && lex_less(S->key, S->best_key, S->n)) {
@@ -357,12 +372,14 @@ static int lex_negative(const double *key, size_t n)
 /* *neg = the perturbation part of blocking position k's ratio (divisor div) is below zero. */
 static int block_key_negative(lemke_state *S, size_t k, double div, int *neg)
 {
+  int rc = ensure_pert(S);
+  if (rc) return rc;
   double key0 = S->pert[k] / div, noise = 1e-9 * norm_inf(S->pert, S->n) / fabs(div);
   if (fabs(key0) > noise) {
     *neg = key0 < 0.0;
     return CPK_OK;
   }
-  int rc = lex_key(S, k, div, S->best_key);
+  rc = lex_key(S, k, div, S->best_key);
   *neg = !rc && lex_negative(S->best_key, S->n);
   return rc;
 }
@@ -508,9 +525,11 @@ static int apply_pivot(lemke_state *S, const cpk_problem *p, size_t e, int sigma
   for (size_t k = 0; k < S->n; k++) S->xb[k] -= sigma * st->theta * S->alpha[k];
   if (e < S->n) S->zstate[e] = CPK_VAR_BASIC;
   S->xb[st->k] = value;
-  double pe = S->pert[st->k] / S->alpha[st->k]; /* the entering variable's share of B^{-1} r */
-  for (size_t k = 0; k < S->n; k++) S->pert[k] -= pe * S->alpha[k];
-  S->pert[st->k] = pe;
+  if (S->pert_valid) { /* the entering variable's share of B^{-1} r */
+    double pe = S->pert[st->k] / S->alpha[st->k];
+    for (size_t k = 0; k < S->n; k++) S->pert[k] -= pe * S->alpha[k];
+    S->pert[st->k] = pe;
+  }
   int rc = lemke_basis_replace(&S->basis, st->k, e, S->col, S->alpha, &refactored);
   S->pivots++;
   if (!rc && refactored) rc = compute_xb(S, p); /* fresh factors: drop accumulated drift */
