@@ -8,6 +8,7 @@
 #include <cpkit/util.h>
 #include "lemke_basis.h"
 #include "lemke_crash.h"
+#include "lemke_murty.h"
 
 /*
  * Bounded variables are handled directly, as in PATH's pivotal method: every
@@ -986,6 +987,44 @@ static int crash_restart(lemke_state *S, const cpk_problem *p, const cpk_setting
   return rc;
 }
 
+/* Largest n for the fallback: it factors each complementary basis it visits afresh (4n + 100 at most). */
+#define LEMKE_MURTY_MAX_N 200
+
+/*
+ * Lemke's path can break down on an ill-conditioned problem that needs no
+ * path at all: on a lower-triangular integer P-matrix (n = 64) the path's
+ * exact values reach 1e10 while the answer is O(1). When a cold run ends
+ * `stalled` or on a ray that proves nothing, small problems get Murty's
+ * least-index principal pivoting (lemke_murty.c; a forward substitution on a
+ * triangular M); its answer replaces the run's only if its residual holds.
+ */
+static int murty_fallback(lemke_state *S, const cpk_problem *p, const cpk_settings *s,
+                          cpk_result *r, int rc)
+{
+  if (rc != RUN_DONE || S->monitor_stop || S->n > LEMKE_MURTY_MAX_N ||
+      (r->status != CPK_STATUS_STALLED && r->status != CPK_STATUS_RAY_TERMINATION))
+    return rc;
+  int *state = cpk_alloc_array(S->n, sizeof *state), solved = 0;
+  double *z = cpk_alloc_array(S->n, sizeof *z), res = INFINITY;
+  long moves = 0;
+  rc = state && z ? lemke_murty(&S->basis, p, 4 * (long)S->n + 100, state, z, &moves, &solved)
+                  : CPK_ENOMEM;
+  cpk_result_set_stat(r, "murty_moves", (double)moves);
+  if (!rc && solved) cpk_problem_residual(p, z, S->work, &res);
+  if (!rc && res <= cpk_problem_tolerance(p, s->tol)) {
+    memcpy(r->z, z, S->n * sizeof *z);
+    memcpy(S->zstate, state, S->n * sizeof *state);
+    r->status = CPK_STATUS_SOLVED; /* the driver checks the residual again */
+    r->has_ray = 0;
+    snprintf(r->message, sizeof r->message,
+             "Lemke's path broke down; solved by Murty's least-index principal pivoting in %ld moves",
+             moves);
+  }
+  free(state);
+  free(z);
+  return rc == CPK_ENOMEM ? rc : RUN_DONE;
+}
+
 static int lemke_solve(void *vs, const cpk_problem *p, const cpk_settings *s, cpk_monitor *mon,
                        cpk_result *r)
 {
@@ -1008,6 +1047,7 @@ static int lemke_solve(void *vs, const cpk_problem *p, const cpk_settings *s, cp
   }
   rc = crash_restart(S, p, s, mon, r, rc);
   rc = restart_on_ray(S, p, s, mon, r, rc);
+  rc = murty_fallback(S, p, s, r, rc);
   if (rc == RUN_RETRY_COLD) rc = CPK_ELINSYS; /* a cold start never asks for a retry */
   if (rc == CPK_ESINGULAR) { /* numerical breakdown is a finding about this run, not an error */
     set_stalled(r, "numerical breakdown: a basis became singular even on fresh factors");
