@@ -225,4 +225,23 @@ int cpk_family_block_on_plane_lcp(size_t d, cpk_problem **out);
  */
 int cpk_family_block_on_plane_solution(size_t d, double *z);
 
+/**
+ * The circulant LCP M = 4I - S - S' (S the cyclic shift, CSC, 3 entries a
+ * row; positive definite) with the planted integer solution z*_i = 1 on even
+ * i, w*_i = 1 on odd i: q holds only -4 and 3, so Lemke's ratio tests tie
+ * almost everywhere. perturb != 0 adds perturb * (a fixed sequence in
+ * [0, 1)) to q: the same data without ties (z* is then only close). Even
+ * n >= 4 (CPK_EINVAL otherwise). zstar (length n, or NULL) receives z*.
+ */
+int cpk_family_circulant(size_t n, double perturb, cpk_problem **out, double *zstar);
+
+/**
+ * Lower-triangular integer P-matrix LCP: M unit lower triangular (dense) with
+ * entries in {-3, ..., 3} below the diagonal, a planted complementary z*, w*
+ * in {0, 1, 2}, q = w* - M z* (integers). Unique solution, found exactly by
+ * forward substitution; Lemke's bases are ill-conditioned (about 4^n).
+ * zstar (length n, or NULL) receives z*.
+ */
+int cpk_family_int_triangular(size_t n, unsigned long seed, cpk_problem **out, double *zstar);
+
 #endif

@@ -16,18 +16,25 @@ typedef struct row {
 
 static const char *usage =
     "usage: lemke_scaling [--dense N,N,...] [--sparse N,N,...] [--triangular N,N,...] [--seed S]\n"
+    "                     [--circulant N,N,...]\n"
     "                     [--linsys NAME,NAME,...] [--refactor K]\n"
     "  --dense   sizes of dense random positive definite (so P-matrix) LCPs (default 100,200,400,800)\n"
     "  --triangular  sizes of dense triangular P-matrix LCPs, condition ~4^n (default none)\n"
+    "  --circulant  sizes of the tie-heavy circulant LCP (planted integer solution), each run\n"
+    "            as is and with q perturbed by 1e-3 (default none)\n"
     "  --sparse  contact counts of sparse Delassus LCPs (default 1000,4000,16000)\n"
     "  --linsys  run every family once per linear-solver backend (dense, lapack, umfpack;\n"
     "            default: the automatic choice), so backends compare in one run\n"
     "  --refactor  Lemke's refactorization interval (default: the setting's default)\n"
     "Each instance runs in its own process so peak memory is per instance.\n";
 
-/* family 0: dense PD (hence P) matrices; 1: sparse Delassus; 2: dense triangular P (ill-conditioned). */
+/*
+ * family 0: dense PD (hence P) matrices; 1: sparse Delassus; 2: dense triangular P (ill-conditioned);
+ * 3, 4: the circulant LCP with tied ratios, and with q perturbed.
+ */
 static int make_problem(int family, size_t n, unsigned long seed, cpk_problem **p)
 {
+  if (family == 3 || family == 4) return cpk_family_circulant(n, family == 4 ? 1e-3 : 0.0, p, NULL);
   if (family == 1) return cpk_family_delassus(n, n / 2 + 1, seed, p);
   if (family == 2) return cpk_family_random_p(n, seed, p, NULL);
   return cpk_family_random_pd(n, seed, CPK_FAMILY_DENSE, p, NULL);
@@ -99,8 +106,8 @@ static void run_family(const char *name, int family, const char *list, const job
 }
 
 /* Every family once per backend of the comma list (or once with the automatic choice). */
-static void run_all(const char *dense, const char *sparse, const char *tri, const char *linsys,
-                    job_args *opts)
+static void run_all(const char *dense, const char *sparse, const char *tri, const char *circ,
+                    const char *linsys, job_args *opts)
 {
   char *copy = strdup(linsys), *save = NULL, *name = copy ? strtok_r(copy, ",", &save) : NULL;
   do {
@@ -112,18 +119,21 @@ static void run_all(const char *dense, const char *sparse, const char *tri, cons
     if (*dense) run_family("dense random PD (P-matrix) LCP", 0, dense, opts);
     if (*sparse) run_family("sparse Delassus LCP, n = contacts", 1, sparse, opts);
     if (*tri) run_family("dense triangular P-matrix LCP, ill-conditioned", 2, tri, opts);
+    if (*circ) run_family("circulant LCP, planted integer solution (tied ratios)", 3, circ, opts);
+    if (*circ) run_family("circulant LCP, q perturbed by 1e-3 (no ties)", 4, circ, opts);
   } while (name && (name = strtok_r(NULL, ",", &save)));
   free(copy);
 }
 
 int main(int argc, char **argv)
 {
-  const char *dense = "100,200,400,800", *sparse = "1000,4000,16000", *tri = "", *linsys = "";
+  const char *dense = "100,200,400,800", *sparse = "1000,4000,16000", *tri = "", *circ = "", *linsys = "";
   job_args opts = {0, 0, 1, NULL, 0};
   for (int a = 1; a < argc; a++) {
     if (strcmp(argv[a], "--dense") == 0 && a + 1 < argc) dense = argv[++a];
     else if (strcmp(argv[a], "--sparse") == 0 && a + 1 < argc) sparse = argv[++a];
     else if (strcmp(argv[a], "--triangular") == 0 && a + 1 < argc) tri = argv[++a];
+    else if (strcmp(argv[a], "--circulant") == 0 && a + 1 < argc) circ = argv[++a];
     else if (strcmp(argv[a], "--seed") == 0 && a + 1 < argc)
       opts.seed = strtoul(argv[++a], NULL, 10);
     else if (strcmp(argv[a], "--linsys") == 0 && a + 1 < argc) linsys = argv[++a];
@@ -134,6 +144,6 @@ int main(int argc, char **argv)
     }
   }
   printf("lemke_scaling: cpkit %s, seed %lu\n", cpk_version(), opts.seed);
-  run_all(dense, sparse, tri, linsys, &opts);
+  run_all(dense, sparse, tri, circ, linsys, &opts);
   return 0;
 }

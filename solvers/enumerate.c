@@ -7,6 +7,7 @@
 #include <gsl/gsl_permutation.h>
 #include <cpkit/solver.h>
 #include <cpkit/util.h>
+#include "enumerate_lp.h"
 
 #define ENUM_MAX_SETS ((size_t)1 << 24)
 #define ENUM_CHECK_EVERY 4096
@@ -35,6 +36,7 @@ typedef struct enum_ws {
 
 typedef struct enum_counts {
   size_t sets, singular, consistent;
+  size_t lp_infeasible, lp_undecided; /* consistent singular sets settled by the feasibility LP */
   double best; /* smallest natural residual among the solutions */
 } enum_counts;
 
@@ -302,6 +304,33 @@ static int visit(enum_ws *ws, const cpk_problem *p, cpk_result *r, enum_counts *
   return acceptable(ws, p) ? record(ws, p, r, cnt) : CPK_OK;
 }
 
+/*
+ * Second pass, run only when the first found no solution but met singular
+ * consistent sets: each of those is settled by the feasibility LP. A feasible
+ * one yields a solution point (checked like any other); infeasible ones prove.
+ */
+static int settle_singular(enum_ws *ws, const cpk_problem *p, cpk_monitor *mon, cpk_result *r,
+                           enum_counts *cnt, int *stop)
+{
+  memset(ws->digit, 0, ws->n);
+  for (size_t set = 0; set < ws->nsets; set++, next_set(ws)) {
+    if (set > 0 && set % ENUM_CHECK_EVERY == 0 &&
+        (*stop = cpk_monitor_iteration(mon, (long)cnt->sets, (double)r->nsolutions)))
+      return CPK_OK;
+    if (solve_basic(ws, p->q, current_set(ws, p)) != 1) continue;
+    int verdict, rc = enum_lp_settle(p, ws->state, ws->z, &verdict);
+    if (rc) return rc;
+    if (verdict == ENUM_LP_FEASIBLE) {
+      evaluate(ws, p->q);
+      if (acceptable(ws, p) && (rc = record(ws, p, r, cnt))) return rc;
+      if (!acceptable(ws, p)) verdict = ENUM_LP_UNDECIDED;
+    }
+    cnt->lp_infeasible += verdict == ENUM_LP_INFEASIBLE;
+    cnt->lp_undecided += verdict == ENUM_LP_UNDECIDED;
+  }
+  return CPK_OK;
+}
+
 static void report(const enum_ws *ws, const enum_counts *cnt, int stop, cpk_result *r)
 {
   r->iterations = (long)cnt->sets;
@@ -309,6 +338,10 @@ static void report(const enum_ws *ws, const enum_counts *cnt, int stop, cpk_resu
   cpk_result_set_stat(r, "singular_sets", (double)cnt->singular);
   cpk_result_set_stat(r, "singular_consistent", (double)cnt->consistent);
   cpk_result_set_stat(r, "solutions", (double)r->nsolutions);
+  if (cnt->lp_infeasible + cnt->lp_undecided > 0) {
+    cpk_result_set_stat(r, "lp_infeasible_sets", (double)cnt->lp_infeasible);
+    cpk_result_set_stat(r, "lp_undecided_sets", (double)cnt->lp_undecided);
+  }
   if (r->nsolutions > 0) {
     memcpy(r->basis, ws->best_basis, ws->n * sizeof *r->basis);
     r->has_basis = 1;
@@ -331,6 +364,12 @@ static void report(const enum_ws *ws, const enum_counts *cnt, int stop, cpk_resu
     r->status = CPK_STATUS_NO_SOLUTION;
     snprintf(r->message, sizeof r->message,
              "no solution: none of the %zu complementary index sets gives one", cnt->sets);
+  } else if (cnt->lp_undecided == 0 && cnt->lp_infeasible == cnt->consistent) {
+    r->status = CPK_STATUS_NO_SOLUTION;
+    snprintf(r->message, sizeof r->message,
+             "no solution: none of the %zu complementary index sets gives one (%zu singular "
+             "consistent ones proved empty by a feasibility LP with a Farkas certificate)",
+             cnt->sets, cnt->consistent);
   } else {
     r->status = CPK_STATUS_STALLED;
     snprintf(
@@ -345,7 +384,7 @@ static int enum_solve(void *state, const cpk_problem *p, const cpk_settings *s, 
                       cpk_result *r)
 {
   enum_ws *ws = state;
-  enum_counts cnt = {0, 0, 0, INFINITY};
+  enum_counts cnt = {0, 0, 0, 0, 0, INFINITY};
   long max_iter = cpk_monitor_max_iter(mon);
   int stop = 0, rc = CPK_OK;
   (void)s;
@@ -363,6 +402,9 @@ static int enum_solve(void *state, const cpk_problem *p, const cpk_settings *s, 
     next_set(ws);
     cnt.sets++;
   }
+  if (!stop && r->nsolutions == 0 && cnt.consistent > 0 &&
+      (rc = settle_singular(ws, p, mon, r, &cnt, &stop)))
+    return rc;
   report(ws, &cnt, stop, r);
   return CPK_OK;
 }

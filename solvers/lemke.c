@@ -1,4 +1,5 @@
 /* lemke.c: Lemke's complementary pivoting method (Scheme I) for LCPs and affine box MCPs. */
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -6,6 +7,8 @@
 #include <cpkit/solver.h>
 #include <cpkit/util.h>
 #include "lemke_basis.h"
+#include "lemke_crash.h"
+#include "lemke_murty.h"
 #include "lemke_resolve.h"
 
 /*
@@ -14,10 +17,14 @@
  * and then s_i is basic with s_i >= 0 (z at l) or s_i <= 0 (z at u); z_i basic
  * keeps l_i <= z_i <= u_i and s_i = 0. The artificial t covers the start:
  * as t grows every basic variable moves at rate c_k towards feasibility.
- * Degeneracy is resolved lexicographically (rows of B^{-1}), so it never cycles.
+ * Degeneracy is resolved lexicographically, so it never cycles: q is
+ * perturbed symbolically to q + e r + e^2 e_1 + ... + e^{n+1} e_n (r a fixed
+ * generic vector), whose basic values are x_B + e B^{-1} r + e^2 (B^{-1})_1 + ...
+ * B^{-1} r is carried along like x_B (O(n) a pivot, no solve), and it alone
+ * breaks ties except with probability zero; only then are rows of B^{-1} solved for.
  */
 
-enum { STEP_BLOCK, STEP_FLIP, STEP_RAY };
+enum { STEP_BLOCK, STEP_FLIP, STEP_RAY, STEP_SOLVED };
 #define LEMKE_SEEN 64
 enum { RUN_DONE = 0, RUN_RETRY_COLD = -1 };
 
@@ -30,10 +37,15 @@ typedef struct lemke_state {
   double *alpha;    /* B^{-1} times the entering column */
   double *col;      /* entering column */
   double *key, *best_key, *work;
+  double *pert;     /* B^{-1} r: the first-order part of the perturbed basic values */
+  int pert_valid;   /* pert is B^{-1} r for the current basis (made at the first tie after a factorization) */
+  double *rvec;     /* r */
   size_t *cand;     /* tied positions in a ratio test */
   double *cdiv;     /* their lexicographic divisors */
   int *zstate;      /* cpk_var_state of each z_i */
-  long pivots, flips, ties;
+  long pivots, flips, ties, full_lex, ray_rechecks, restarts;
+  size_t ray_entering; /* the variable that entered when the last run ended on a ray */
+  int free_singular;   /* the last cold start failed: the free variables' block is singular */
   double mnorm;     /* ||M||_inf, measured when the solve starts: the ray checks' scale */
   int monitor_stop; /* the last run was stopped by a limit or the callback */
   uint64_t seen[LEMKE_SEEN];   /* hashes of the most recent bases, to detect cycling */
@@ -48,7 +60,16 @@ typedef struct lemke_step {
   int hits_upper;  /* the blocking variable leaves at its upper bound */
 } lemke_step;
 
-static long lemke_default_max_iter(const cpk_problem *p) { return 50 * (long)p->n + 1000; }
+/*
+ * Pivots are cheap and some paths are long (Murty's n = 12: 4096 pivots in a
+ * few milliseconds), so the default only guards against runaways: 2^20 + 50 n.
+ * A time limit (--time-limit) is what should bound a solve.
+ */
+static long lemke_default_max_iter(const cpk_problem *p)
+{
+  long n = p->n > (size_t)(LONG_MAX / 100) ? LONG_MAX / 100 : (long)p->n;
+  return (1L << 20) + 50 * n;
+}
 
 static void lemke_free(void *vs)
 {
@@ -63,6 +84,8 @@ static void lemke_free(void *vs)
   free(S->key);
   free(S->best_key);
   free(S->work);
+  free(S->pert);
+  free(S->rvec);
   free(S->zstate);
   free(S->cand);
   free(S->cdiv);
@@ -84,7 +107,8 @@ static int lemke_alloc(void **out, const cpk_problem *p, const cpk_settings *s, 
   if (!S) return CPK_ENOMEM;
   S->n = n;
   double **vecs[] = {&S->a_t, &S->c,        &S->xb,   &S->alpha,
-                     &S->col, &S->key,      &S->best_key, &S->work, &S->cdiv};
+                     &S->col, &S->key,      &S->best_key, &S->work, &S->cdiv,
+                     &S->pert, &S->rvec};
   int rc = CPK_OK;
   for (size_t v = 0; v < sizeof vecs / sizeof vecs[0]; v++)
     if (!(*vecs[v] = cpk_calloc_array(n, sizeof(double)))) rc = CPK_ENOMEM;
@@ -134,13 +158,27 @@ static double nonbasic_z(const lemke_state *S, const cpk_problem *p, size_t i)
   return 0.0;
 }
 
-/* x_B = B^{-1} (q + M z_N), from scratch. */
+/* x_B = B^{-1} (q + M z_N), from scratch; B^{-1} r is made afresh at the next tie. */
 static int compute_xb(lemke_state *S, const cpk_problem *p)
 {
   for (size_t i = 0; i < S->n; i++) S->work[i] = nonbasic_z(S, p, i);
   cpk_matrix_mv(p->M, S->work, S->xb, 0);
   for (size_t i = 0; i < S->n; i++) S->xb[i] += p->q[i];
+  S->pert_valid = 0;
   return lemke_basis_solve(&S->basis, S->xb, 0);
+}
+
+/*
+ * B^{-1} r, solved when a tie first needs it after a factorization and then
+ * carried along by the pivots, so problems without ties pay nothing for it.
+ */
+static int ensure_pert(lemke_state *S)
+{
+  if (S->pert_valid) return CPK_OK;
+  memcpy(S->pert, S->rvec, S->n * sizeof *S->pert);
+  int rc = lemke_basis_solve(&S->basis, S->pert, 0);
+  S->pert_valid = rc == CPK_OK;
+  return rc;
 }
 
 static void extract_z(const lemke_state *S, const cpk_problem *p, double *z)
@@ -269,16 +307,51 @@ static int lex_less(const double *a, const double *b, size_t n)
   return 0;
 }
 
+/* First-order key of tied position c: its share of e B^{-1} r in the ratio. */
+static double pert_key(const lemke_state *S, size_t c) { return S->pert[S->cand[c]] / S->cdiv[c]; }
+
+/*
+ * Keep in cand[0..m) only the candidates with the smallest first-order key
+ * (equal up to rounding noise); returns how many remain. O(m), no solve.
+ */
+static size_t pert_filter(lemke_state *S, size_t m)
+{
+  double best = INFINITY, scale = 0.0;
+  for (size_t c = 0; c < m; c++) {
+    best = fmin(best, pert_key(S, c));
+    scale = fmax(scale, fabs(pert_key(S, c)));
+  }
+  size_t kept = 0;
+  for (size_t c = 0; c < m; c++)
+    if (pert_key(S, c) <= best + 1e-9 * scale) {
+      S->cand[kept] = S->cand[c];
+      S->cdiv[kept++] = S->cdiv[c];
+    }
+  return kept;
+}
+
 /*
  * Among the m tied positions cand[] pick the one whose perturbed ratio is
- * lexicographically smallest: key = (row of B^{-1}) / div. Leaves the winner's key in best_key.
+ * lexicographically smallest: first by B^{-1} r / div, then (rarely reached)
+ * by key = (row of B^{-1}) / div, which then is left in best_key (else best_key is stale).
  */
-static int lex_choose(lemke_state *S, size_t m, size_t *chosen)
+static int lex_choose(lemke_state *S, size_t m, size_t *chosen, double *div)
 {
   *chosen = S->cand[0];
+  *div = S->cdiv[0];
   if (m == 1) return CPK_OK;
   S->ties++;
-  int rc = lex_key(S, S->cand[0], S->cdiv[0], S->best_key);
+  int rc = ensure_pert(S);
+  if (rc) return rc;
+  if ((m = pert_filter(S, m)) == 1) {
+    *chosen = S->cand[0];
+    *div = S->cdiv[0];
+    return CPK_OK;
+  }
+  S->full_lex++;
+  *chosen = S->cand[0];
+  *div = S->cdiv[0];
+  rc = lex_key(S, S->cand[0], S->cdiv[0], S->best_key);
   for (size_t c = 1; !rc && c < m; c++) {
     rc = lex_key(S, S->cand[c], S->cdiv[c], S->key);
     if (!rc && lex_less(S->key, S->best_key, S->n)) {
@@ -286,6 +359,7 @@ static int lex_choose(lemke_state *S, size_t m, size_t *chosen)
       S->key = S->best_key;
       S->best_key = t;
       *chosen = S->cand[c];
+      *div = S->cdiv[c];
     }
   }
   return rc;
@@ -298,6 +372,21 @@ static int lex_negative(const double *key, size_t n)
   for (size_t j = 0; j < n; j++)
     if (fabs(key[j]) > noise) return key[j] < 0.0;
   return 0;
+}
+
+/* *neg = the perturbation part of blocking position k's ratio (divisor div) is below zero. */
+static int block_key_negative(lemke_state *S, size_t k, double div, int *neg)
+{
+  int rc = ensure_pert(S);
+  if (rc) return rc;
+  double key0 = S->pert[k] / div, noise = 1e-9 * norm_inf(S->pert, S->n) / fabs(div);
+  if (fabs(key0) > noise) {
+    *neg = key0 < 0.0;
+    return CPK_OK;
+  }
+  rc = lex_key(S, k, div, S->best_key);
+  *neg = !rc && lex_negative(S->best_key, S->n);
+  return rc;
 }
 
 /* ---- ratio tests ---------------------------------------------------------- */
@@ -348,7 +437,8 @@ static int first_step(lemke_state *S, const cpk_problem *p, lemke_step *st)
     }
   st->kind = STEP_BLOCK;
   st->theta = tmax;
-  int rc = lex_choose(S, m, &st->k);
+  double div;
+  int rc = lex_choose(S, m, &st->k, &div);
   st->hits_upper = S->c[st->k] < 0;
   return rc;
 }
@@ -359,13 +449,13 @@ static double flip_theta(const cpk_problem *p, size_t n, size_t e)
 }
 
 /* Minimum ratio test for entering variable e moving in direction sigma (alpha = B^{-1} a_e). */
-static int ratio_test(lemke_state *S, const cpk_problem *p, const cpk_settings *s, size_t e,
-                      int sigma, lemke_step *st)
+static int ratio_test(lemke_state *S, const cpk_problem *p, double pivot_tol, size_t e, int sigma,
+                      lemke_step *st)
 {
   size_t n = S->n, m = 0, t_var = LEMKE_VAR_T(&S->basis);
   double best = flip_theta(p, n, e);
   int up;
-  double ptol = s->lemke.pivot_tol * norm_inf(S->alpha, n);
+  double ptol = pivot_tol * norm_inf(S->alpha, n);
   for (size_t k = 0; k < n; k++) best = fmin(best, row_theta(S, p, k, -sigma * S->alpha[k], ptol, &up));
   st->theta = best;
   if (isinf(best)) {
@@ -392,10 +482,11 @@ static int ratio_test(lemke_state *S, const cpk_problem *p, const cpk_settings *
     return CPK_OK;
   }
   st->kind = STEP_BLOCK;
-  int rc = lex_choose(S, m, &st->k);
+  double div;
+  int rc = lex_choose(S, m, &st->k, &div);
   if (!rc && flip_tied && S->basis.head[st->k] != t_var) {
-    if (m == 1) rc = lex_key(S, st->k, S->cdiv[0], S->best_key);
-    if (!rc && !lex_negative(S->best_key, n)) st->kind = STEP_FLIP;
+    int neg;
+    if ((rc = block_key_negative(S, st->k, div, &neg)) == CPK_OK && !neg) st->kind = STEP_FLIP;
   }
   row_theta(S, p, st->k, -sigma * S->alpha[st->k], ptol, &st->hits_upper);
   return rc;
@@ -439,6 +530,11 @@ static int apply_pivot(lemke_state *S, const cpk_problem *p, size_t e, int sigma
   for (size_t k = 0; k < S->n; k++) S->xb[k] -= sigma * st->theta * S->alpha[k];
   if (e < S->n) S->zstate[e] = CPK_VAR_BASIC;
   S->xb[st->k] = value;
+  if (S->pert_valid) { /* the entering variable's share of B^{-1} r */
+    double pe = S->pert[st->k] / S->alpha[st->k];
+    for (size_t k = 0; k < S->n; k++) S->pert[k] -= pe * S->alpha[k];
+    S->pert[st->k] = pe;
+  }
   int rc = lemke_basis_replace(&S->basis, st->k, e, S->col, S->alpha, &refactored);
   S->pivots++;
   if (!rc && refactored) rc = compute_xb(S, p); /* fresh factors: drop accumulated drift */
@@ -583,8 +679,13 @@ static void fill_stats(const lemke_state *S, cpk_result *r)
   cpk_result_set_stat(r, "pivots", (double)S->pivots);
   cpk_result_set_stat(r, "bound_flips", (double)S->flips);
   cpk_result_set_stat(r, "lex_ties", (double)S->ties);
+  cpk_result_set_stat(r, "lex_full", (double)S->full_lex);
+  cpk_result_set_stat(r, "ray_rechecks", (double)S->ray_rechecks);
+  cpk_result_set_stat(r, "sparse_fallbacks", (double)S->basis.fallbacks);
+  cpk_result_set_stat(r, "ray_restarts", (double)S->restarts);
   cpk_result_set_stat(r, "factorizations", (double)ls.factorizations);
   cpk_result_set_stat(r, "updates", (double)ls.updates);
+  cpk_result_set_stat(r, "linsys_solves", (double)ls.solves);
   cpk_result_set_stat(r, "factor_time_s", ls.factor_time_s);
   cpk_result_set_stat(r, "nnz_factors", ls.nnz_factors);
   cpk_result_set_stat(r, "sparse_linsys", S->basis.ls && strcmp(cpk_linsys_name(S->basis.ls), "umfpack") == 0);
@@ -600,6 +701,12 @@ static uint64_t mix64(uint64_t x)
   x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
   x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
   return x ^ (x >> 31);
+}
+
+/* r of the symbolic perturbation: fixed, generic (hashed) entries in [1, 2). */
+static void fill_perturbation(lemke_state *S)
+{
+  for (size_t i = 0; i < S->n; i++) S->rvec[i] = 1.0 + (double)(mix64(i) >> 11) * 0x1p-53;
 }
 
 /*
@@ -632,11 +739,13 @@ static int start(lemke_state *S, const cpk_problem *p, const cpk_settings *s, in
                  cpk_result *r, size_t *e, int *sigma)
 {
   set_initial_basis(S, p, s, warm);
+  fill_perturbation(S);
   int rc = lemke_resolve_factors_kept(&S->resolve, p, S->zstate) ? CPK_OK : lemke_basis_factor(&S->basis);
   if (!rc) rc = compute_xb(S, p);
   if (rc == CPK_ESINGULAR) {
     if (warm) return RUN_RETRY_COLD;
     set_stalled(r, "the block of M for the free variables is singular; Lemke's method cannot start");
+    S->free_singular = 1;
     return RUN_DONE;
   }
   if (rc) return rc;
@@ -658,6 +767,46 @@ static int start(lemke_state *S, const cpk_problem *p, const cpk_settings *s, in
 
 enum { STEP_CONTINUE = 1 };
 
+/* alpha <- B^{-1} col on fresh factors, with one step of iterative refinement. */
+static int refined_alpha(lemke_state *S)
+{
+  size_t n = S->n;
+  memcpy(S->alpha, S->col, n * sizeof *S->alpha);
+  int rc = lemke_basis_solve(&S->basis, S->alpha, 0);
+  if (rc) return rc;
+  lemke_basis_multiply(&S->basis, S->alpha, S->work);
+  for (size_t i = 0; i < n; i++) S->work[i] = S->col[i] - S->work[i];
+  rc = lemke_basis_solve(&S->basis, S->work, 0);
+  for (size_t k = 0; !rc && k < n; k++) S->alpha[k] += S->work[k];
+  return rc;
+}
+
+/*
+ * A ray is where a P-matrix path cannot go, and on an ill-conditioned basis a
+ * spurious one comes from drift (x_B, alpha) or from a pivot on the t row
+ * judged negligible beside huge entries of alpha. Before accepting it: if the
+ * point already solves the problem (t at rounding level), finish there;
+ * else refactor fresh, refine alpha and test the ratios again with a pivot
+ * tolerance 1e-3 of the usual one. st->kind stays STEP_RAY if the ray stands.
+ */
+static int recheck_ray(lemke_state *S, const cpk_problem *p, const cpk_settings *s, size_t e,
+                       int sigma, lemke_step *st, cpk_result *r)
+{
+  double res;
+  extract_z(S, p, r->z);
+  cpk_problem_residual(p, r->z, S->work, &res);
+  if (res <= cpk_problem_tolerance(p, s->tol)) {
+    st->kind = STEP_SOLVED;
+    return finish_solution(S, p, s, r);
+  }
+  S->ray_rechecks++;
+  int rc = lemke_basis_factor(&S->basis);
+  if (!rc) rc = compute_xb(S, p);
+  if (!rc) rc = refined_alpha(S);
+  if (!rc) rc = ratio_test(S, p, 1e-3 * s->lemke.pivot_tol, e, sigma, st);
+  return rc;
+}
+
 /* One pivot (or bound flip) with entering *e in direction *sigma; STEP_CONTINUE, RUN_DONE or an error. */
 static int pivot_once(lemke_state *S, const cpk_problem *p, const cpk_settings *s, size_t *e,
                       int *sigma, cpk_result *r)
@@ -666,12 +815,15 @@ static int pivot_once(lemke_state *S, const cpk_problem *p, const cpk_settings *
   memcpy(S->alpha, S->col, S->n * sizeof *S->alpha);
   int rc = lemke_basis_solve(&S->basis, S->alpha, 0);
   lemke_step st;
-  if (!rc) rc = ratio_test(S, p, s, *e, *sigma, &st);
+  if (!rc) rc = ratio_test(S, p, s->lemke.pivot_tol, *e, *sigma, &st);
+  if (!rc && st.kind == STEP_RAY) rc = recheck_ray(S, p, s, *e, *sigma, &st, r);
   if (rc) return rc;
   if (st.kind == STEP_RAY) {
+    S->ray_entering = *e;
     finish_ray(S, p, *e, *sigma, r);
     return RUN_DONE;
   }
+  if (st.kind == STEP_SOLVED) return RUN_DONE;
   if (st.kind == STEP_FLIP) {
     apply_flip(S, *e, *sigma, st.theta, e, sigma);
     return STEP_CONTINUE;
@@ -737,6 +889,146 @@ static int warm_run_failed(const lemke_state *S, const cpk_result *r)
   return r->status == CPK_STATUS_RAY_TERMINATION || r->status == CPK_STATUS_STALLED;
 }
 
+/* ---- restarts after a ray that proves nothing ----------------------------- */
+
+enum { RESTART_PAIRS = 4 };
+
+/* Up to max rows i != e in decreasing |M_ie|, nonzero only. */
+static size_t partner_rows(lemke_state *S, const cpk_problem *p, size_t e, size_t *rows, size_t max)
+{
+  size_t m = 0;
+  cpk_matrix_column(p->M, e, S->col);
+  S->col[e] = 0.0;
+  while (m < max) {
+    size_t best = S->n;
+    for (size_t i = 0; i < S->n; i++)
+      if (S->col[i] != 0.0 && (best == S->n || fabs(S->col[i]) > fabs(S->col[best]))) best = i;
+    if (best == S->n) break;
+    rows[m++] = best;
+    S->col[best] = 0.0;
+  }
+  return m;
+}
+
+static int run_settled(const cpk_result *r)
+{
+  return r->status == CPK_STATUS_SOLVED || r->status == CPK_STATUS_NO_SOLUTION;
+}
+
+/*
+ * A ray from z = 0 that is no certificate can be a dead end of the start,
+ * not of the problem: on a bimatrix game (M = [0 A; B' 0]) every covering
+ * vector d > 0 ends on a ray at the first pivot, since the entering z_e
+ * (M_ee = 0) moves no row that could block. Restart from another start, the
+ * pair {z_e, z_i} basic with i a row z_e moves most (the block [M_ee M_ei;
+ * M_ie M_ii] is then nonsingular when M_ee = M_ii = 0), with the covering
+ * vector that start's infeasible rows call for. If no restart settles the
+ * problem, the cold run is repeated so the result is its ray.
+ */
+static int restart_on_ray(lemke_state *S, const cpk_problem *p, const cpk_settings *s,
+                          cpk_monitor *mon, cpk_result *r, int rc)
+{
+  if (rc != RUN_DONE || r->status != CPK_STATUS_RAY_TERMINATION || S->monitor_stop) return rc;
+  size_t e = S->ray_entering % S->n, rows[RESTART_PAIRS];
+  size_t m = partner_rows(S, p, e, rows, RESTART_PAIRS);
+  int *basis = m ? cpk_alloc_array(S->n, sizeof *basis) : NULL;
+  if (m && !basis) return CPK_ENOMEM;
+  cpk_settings ws = *s;
+  ws.basis0 = basis;
+  ws.z0 = NULL;
+  for (size_t k = 0; k < m; k++) {
+    for (size_t i = 0; i < S->n; i++) basis[i] = CPK_VAR_AT_LOWER;
+    basis[e] = basis[rows[k]] = CPK_VAR_BASIC;
+    S->restarts++;
+    r->has_ray = 0;
+    r->message[0] = '\0';
+    rc = run(S, p, &ws, 1, mon, r);
+    if ((rc == RUN_DONE && (run_settled(r) || S->monitor_stop)) ||
+        (rc != RUN_DONE && rc != RUN_RETRY_COLD)) {
+      free(basis);
+      return rc;
+    }
+  }
+  free(basis);
+  if (m == 0) return RUN_DONE;
+  r->has_ray = 0;
+  r->message[0] = '\0';
+  return run(S, p, s, 0, mon, r);
+}
+
+/* Free blocks larger than this are not crashed (dense O(|S|^3) rank tests). */
+#define LEMKE_CRASH_MAX 400
+
+/*
+ * The free variables' block is singular (a circuit's node equations): start
+ * instead from a basis where the free variables and a few bounded ones,
+ * chosen by a rank-revealing factorization, are basic (lemke_crash.c), with
+ * the covering vector that basis calls for.
+ */
+static int crash_restart(lemke_state *S, const cpk_problem *p, const cpk_settings *s,
+                         cpk_monitor *mon, cpk_result *r, int rc)
+{
+  if (rc != RUN_DONE || !S->free_singular || S->monitor_stop) return rc;
+  int found, *basis = cpk_alloc_array(S->n, sizeof *basis);
+  if (!basis) return CPK_ENOMEM;
+  rc = lemke_crash_free_block(p, LEMKE_CRASH_MAX, basis, &found);
+  if (!rc && found) {
+    cpk_settings ws = *s;
+    ws.basis0 = basis;
+    ws.z0 = NULL;
+    cpk_result_set_stat(r, "crash_start", 1.0);
+    r->message[0] = '\0';
+    rc = run(S, p, &ws, 1, mon, r);
+    if (rc == RUN_RETRY_COLD) {
+      set_stalled(r, "the block of M for the free variables is singular, and Lemke's method "
+                     "found no valid path from a crash basis either");
+      rc = RUN_DONE;
+    }
+  } else if (!rc) {
+    rc = RUN_DONE;
+  }
+  free(basis);
+  return rc;
+}
+
+/* Largest n for the fallback: it factors each complementary basis it visits afresh (4n + 100 at most). */
+#define LEMKE_MURTY_MAX_N 200
+
+/*
+ * Lemke's path can break down on an ill-conditioned problem that needs no
+ * path at all: on a lower-triangular integer P-matrix (n = 64) the path's
+ * exact values reach 1e10 while the answer is O(1). When a cold run ends
+ * `stalled` or on a ray that proves nothing, small problems get Murty's
+ * least-index principal pivoting (lemke_murty.c; a forward substitution on a
+ * triangular M); its answer replaces the run's only if its residual holds.
+ */
+static int murty_fallback(lemke_state *S, const cpk_problem *p, const cpk_settings *s,
+                          cpk_result *r, int rc)
+{
+  if (rc != RUN_DONE || S->monitor_stop || S->n > LEMKE_MURTY_MAX_N ||
+      (r->status != CPK_STATUS_STALLED && r->status != CPK_STATUS_RAY_TERMINATION))
+    return rc;
+  int *state = cpk_alloc_array(S->n, sizeof *state), solved = 0;
+  double *z = cpk_alloc_array(S->n, sizeof *z), res = INFINITY;
+  long moves = 0;
+  rc = state && z ? lemke_murty(&S->basis, p, 4 * (long)S->n + 100, state, z, &moves, &solved)
+                  : CPK_ENOMEM;
+  cpk_result_set_stat(r, "murty_moves", (double)moves);
+  if (!rc && solved) cpk_problem_residual(p, z, S->work, &res);
+  if (!rc && res <= cpk_problem_tolerance(p, s->tol)) {
+    memcpy(r->z, z, S->n * sizeof *z);
+    memcpy(S->zstate, state, S->n * sizeof *state);
+    r->status = CPK_STATUS_SOLVED; /* the driver checks the residual again */
+    r->has_ray = 0;
+    snprintf(r->message, sizeof r->message,
+             "Lemke's path broke down; solved by Murty's least-index principal pivoting in %ld moves",
+             moves);
+  }
+  free(state);
+  free(z);
+  return rc == CPK_ENOMEM ? rc : RUN_DONE;
+}
+
 static int lemke_solve(void *vs, const cpk_problem *p, const cpk_settings *s, cpk_monitor *mon,
                        cpk_result *r)
 {
@@ -744,7 +1036,8 @@ static int lemke_solve(void *vs, const cpk_problem *p, const cpk_settings *s, cp
   cpk_settings from_last;
   s = lemke_resolve_settings(&S->resolve, s, &from_last);
   int warm = s->basis0 != NULL || s->z0 != NULL;
-  S->pivots = S->flips = S->ties = 0;
+  S->pivots = S->flips = S->ties = S->full_lex = S->ray_rechecks = S->restarts = 0;
+  S->free_singular = 0;
   S->monitor_stop = 0;
   r->has_ray = 0;
   /* Measured once here, where running out of memory is an error, not a NaN scale. */
@@ -758,9 +1051,22 @@ static int lemke_solve(void *vs, const cpk_problem *p, const cpk_settings *s, cp
     r->message[0] = '\0';
     rc = run(S, p, s, 0, mon, r);
   }
+  rc = crash_restart(S, p, s, mon, r, rc);
+  rc = restart_on_ray(S, p, s, mon, r, rc);
+  rc = murty_fallback(S, p, s, r, rc);
   if (rc == RUN_RETRY_COLD) rc = CPK_ELINSYS; /* a cold start never asks for a retry */
+  if (rc == CPK_ESINGULAR) { /* numerical breakdown is a finding about this run, not an error */
+    set_stalled(r, "numerical breakdown: a basis became singular even on fresh factors");
+    extract_z(S, p, r->z);
+    rc = RUN_DONE;
+  }
   if (rc == RUN_DONE) fill_stats(S, r);
-  lemke_resolve_record(&S->resolve, p, S->zstate, r, S->pivots + S->flips);
+  /* the factors held now are the starting basis's only if nothing moved, restarted or refactored */
+  long moved = S->pivots + S->flips + S->restarts + S->ray_rechecks;
+  double unused;
+  if (!cpk_result_get_stat(r, "murty_moves", &unused) || !cpk_result_get_stat(r, "crash_start", &unused))
+    moved++;
+  lemke_resolve_record(&S->resolve, p, S->zstate, r, moved);
   return rc;
 }
 

@@ -88,6 +88,28 @@ static void append_column(lemke_basis *b, size_t v, cpk_int *k)
   }
 }
 
+/*
+ * The dense backend judges singularity by LAPACK's condition estimate, which
+ * can refuse a basis whose LU pivots are all sound (a triangular basis with a
+ * 2^n inverse, a float-rounded physics matrix) and that UMFPACK's threshold
+ * partial pivoting solves accurately: on CPK_ESINGULAR from another backend
+ * the basis moves to UMFPACK for the rest of the run (b->fallbacks counts it).
+ */
+static int factor_sparse_instead(lemke_basis *b)
+{
+  cpk_linsys *sparse = NULL;
+  int rc = cpk_linsys_alloc(cpk_linsys_umfpack, b->n, &sparse);
+  if (!rc) rc = cpk_linsys_factor(sparse, b->B);
+  if (rc) {
+    cpk_linsys_free(sparse);
+    return rc == CPK_ENOMEM ? rc : CPK_ESINGULAR;
+  }
+  cpk_linsys_free(b->ls);
+  b->ls = sparse;
+  b->fallbacks++;
+  return CPK_OK;
+}
+
 int lemke_basis_factor(lemke_basis *b)
 {
   cpk_int k = 0;
@@ -96,7 +118,10 @@ int lemke_basis_factor(lemke_basis *b)
     append_column(b, b->head[j], &k);
     b->B->p[j + 1] = k;
   }
-  return cpk_linsys_factor(b->ls, b->B);
+  int rc = cpk_linsys_factor(b->ls, b->B);
+  if (rc == CPK_ESINGULAR && strcmp(cpk_linsys_name(b->ls), "umfpack") != 0)
+    rc = factor_sparse_instead(b);
+  return rc;
 }
 
 int lemke_basis_solve(lemke_basis *b, double *x, int transpose)

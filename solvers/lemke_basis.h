@@ -23,6 +23,7 @@ typedef struct lemke_basis {
   double *zwork;        /* workspace, length n */
   cpk_linsys *ls;
   long refactor_interval; /* updates between fresh factorizations */
+  long fallbacks;         /* factorizations moved from a dense backend to UMFPACK */
 } lemke_basis;
 
 int lemke_basis_alloc(lemke_basis *b, const cpk_problem *p, const cpk_linsys_type *T,
@@ -32,7 +33,10 @@ void lemke_basis_free(lemke_basis *b);
 void lemke_basis_set(lemke_basis *b, size_t k, size_t v);
 /** Dense column of the equation matrix for variable v. */
 void lemke_basis_column(const lemke_basis *b, size_t v, double *col);
-/** Assemble B from head[] and factor it (CPK_ESINGULAR if singular). */
+/**
+ * Assemble B from head[] and factor it; a dense backend that finds B singular
+ * hands over to UMFPACK (b->ls changes). CPK_ESINGULAR if that fails too.
+ */
 int lemke_basis_factor(lemke_basis *b);
 /** x <- B^{-1} x, or B^{-T} x when transpose. */
 int lemke_basis_solve(lemke_basis *b, double *x, int transpose);

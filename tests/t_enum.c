@@ -1,7 +1,8 @@
-/* t_enum.c: the enum solver on hand-solved LCPs, random classes with known answers, limits. */
+/* t_enum.c: the enum solver on hand-solved LCPs, random classes with known answers, limits, infeasibility proofs. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <gsl/gsl_rng.h>
 #include "families.h"
 #include "testlib.h"
 
@@ -288,6 +289,81 @@ static void test_stops(void)
   cpk_problem_free(p);
 }
 
+static cpk_result *run_enum(const cpk_problem *p)
+{
+  cpk_result *r = NULL;
+  cpk_settings s;
+  cpk_settings_default(&s);
+  if (cpk_result_alloc(p->n, &r) || cpk_solve(p, "enum", &s, r, NULL)) abort();
+  return r;
+}
+
+/*
+ * w1 = -z2 - z3 - 1e-4 < 0 for every z >= 0: no solution. Rows 2 and 3 are
+ * equal, so the index sets {2, 3} and {1, 2, 3} have singular, consistent
+ * blocks (z2 + z3 = 1); enumeration alone could not exclude them (`stalled`).
+ */
+static void test_three_variables(void)
+{
+  double m[] = {0, -1, -1, 1, 1, 1, 1, 1, 1}, q[] = {-1e-4, -1, -1};
+  cpk_problem *p = make_problem(3, m, q, NULL, NULL);
+  cpk_result *r = run_enum(p);
+  double v = 0;
+  cpk_result_get_stat(r, "lp_infeasible_sets", &v);
+  t_ok(r->status == CPK_STATUS_NO_SOLUTION && r->nsolutions == 0,
+       "3-variable LCP with w1 = -z2 - z3 - 1e-4: %s (%s), %g singular sets proved empty",
+       cpk_status_name(r->status), r->message, v);
+  cpk_result_free(r);
+  cpk_problem_free(p);
+}
+
+/*
+ * Random n = 4..7 LCPs: row 1 is w1 = -a'z + q1 with a >= 0, M_11 = 0, and
+ * the other rows come in equal pairs (singular blocks everywhere). With
+ * q1 = -1e-4 no solution exists (w1 < 0): enum must say no_solution. With
+ * q1 = +1e-4 a solution may exist: enum must never claim no_solution when
+ * Lemke (whose answer is checked here) finds one, and its listed solutions must hold.
+ */
+static void test_random_pairs(void)
+{
+  gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+  int proved = 1, sound = 1;
+  for (unsigned long seed = 1; seed <= 30; seed++) {
+    gsl_rng_set(g, seed);
+    size_t n = 4 + seed % 4;
+    double m[49], q[7];
+    for (size_t j = 0; j < n; j++) m[j] = j == 0 ? 0.0 : -(double)gsl_rng_uniform_int(g, 3);
+    for (size_t i = 1; i < n; i++) {
+      for (size_t j = 0; j < n; j++)
+        m[i * n + j] = i % 2 == 0 ? m[(i - 1) * n + j] : (double)gsl_rng_uniform_int(g, 5) - 1.0;
+      q[i] = i % 2 == 0 ? q[i - 1] : (double)gsl_rng_uniform_int(g, 5) - 3.0;
+    }
+    for (int sign = -1; sign <= 1; sign += 2) {
+      q[0] = sign * 1e-4;
+      cpk_problem *p = make_problem(n, m, q, NULL, NULL);
+      cpk_result *r = run_enum(p);
+      for (size_t k = 0; k < r->nsolutions; k++) sound &= t_is_mcp_solution(p, &r->solutions[k * n], 1e-8);
+      if (sign < 0) {
+        proved &= r->status == CPK_STATUS_NO_SOLUTION;
+        if (r->status != CPK_STATUS_NO_SOLUTION) t_diag("seed %lu: %s", seed, r->message);
+      } else if (r->status == CPK_STATUS_NO_SOLUTION) {
+        cpk_result *l = NULL;
+        cpk_settings s;
+        cpk_settings_default(&s);
+        if (cpk_result_alloc(n, &l) || cpk_solve(p, "lemke", &s, l, NULL)) abort();
+        if (l->status == CPK_STATUS_SOLVED && t_is_mcp_solution(p, l->z, 1e-9))
+          sound = 0, t_diag("seed %lu: false no_solution", seed);
+        cpk_result_free(l);
+      }
+      cpk_result_free(r);
+      cpk_problem_free(p);
+    }
+  }
+  gsl_rng_free(g);
+  t_ok(proved, "30 infeasible LCPs with paired rows: every one proved no_solution");
+  t_ok(sound, "their feasible twins: no false no_solution, every listed solution holds");
+}
+
 int main(void)
 {
   unsigned long seed = t_seed();
@@ -295,6 +371,8 @@ int main(void)
   test_hand_3x3();
   test_two_and_none();
   test_singular();
+  test_three_variables();
+  test_random_pairs();
   test_random_classes(seed);
   test_psd_feasible(seed);
   test_box_mcp(seed);
