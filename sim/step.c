@@ -72,6 +72,18 @@ static double *warm_point(const cpk_world *w, const sim_geom *g, size_t ng,
   return z0;
 }
 
+/* A nonlinear MCP without a warm start starts at the compiled problem's recommended
+ * point (cpk_varmap_start), not at z = 0; NULL when it cannot be built. */
+static double *cold_point(const cpk_varmap *map)
+{
+  double *z0 = cpk_alloc_array(cpk_varmap_n(map), sizeof *z0);
+  if (z0 && cpk_varmap_start(map, z0, NULL)) {
+    free(z0);
+    z0 = NULL;
+  }
+  return z0;
+}
+
 /* The solver of a step before its problem is compiled (it decides the form): the
  * scene's; for a model with a cone form, the cone solver that completes the examples
  * and issue 14's scenes (SIM_CONE_SOLVER, doc/simulate.md); else NULL, to choose by the
@@ -113,8 +125,8 @@ static int read_back(const cpk_varmap *map, const double *z, size_t ng, solve_ou
   return rc;
 }
 
-/* The problem of contacts g (gaps psi) and its start point (NULL when warm
- * starts are off): what a solve of the step takes. */
+/* The problem of contacts g (gaps psi) and its start point (with warm starts off, the
+ * recommended start of a nonlinear MCP, else NULL): what a solve of the step takes. */
 static int compile_step(cpk_world *w, const cpk_body *pose, const sim_geom *g, size_t ng,
                         const double *psi, const char *solver, cpk_problem **prob,
                         cpk_varmap **map, double **z0, cpk_error *err)
@@ -128,6 +140,7 @@ static int compile_step(cpk_world *w, const cpk_body *pose, const sim_geom *g, s
   int rc = sim_assemble(w, pose, g, ng, psi, &sys, err);
   if (!rc) rc = cpk_compile(sys, w->settings.model, &co, prob, map, err);
   if (!rc && w->settings.warm_start) *z0 = warm_point(w, g, ng, sys, *prob, *map);
+  if (!rc && !*z0 && (*prob)->kind == CPK_KIND_NONLINEAR_MCP) *z0 = cold_point(*map);
   cpk_contact_system_free(sys);
   return rc;
 }
