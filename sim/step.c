@@ -167,16 +167,49 @@ int sim_solve(cpk_world *w, const cpk_problem *p, const double *z0, const char *
   return CPK_OK;
 }
 
-/* The model's physical check of a solved step (cpk_varmap_check, relative tolerance
- * max(1e-3, 100 tol)): a `solved` residual can hide friction where there is no normal
- * impulse (issue 14). The step is still taken (scenes run at loose tolerances on
- * purpose), and the failure is counted for the report. */
-static int physics_check(const cpk_world *w, const cpk_varmap *map, const double *z,
-                         const char *solver, solve_out *o, cpk_error *err)
+/* The model's physical check (cpk_varmap_check, relative tolerance max(1e-3, 100 tol)):
+ * a `solved` residual can hide friction where there is no normal impulse (issue 14). */
+static int physics_ok(const cpk_world *w, const cpk_varmap *map, const double *z,
+                      cpk_physics_check *ck, cpk_error *err)
+{
+  int rc = cpk_varmap_check(map, z, fmax(1e-3, 100 * w->settings.solve.tol), ck, err);
+  return rc ? rc : ck->ok ? CPK_OK : CPK_ENOCONV;
+}
+
+/* A solved step whose answer fails the check is solved again by the fallback solver (same
+ * start); if that fails too, the step fails (CPK_ENOCONV: the run does not go on with wrong
+ * physics) unless physics_continue asks to take it and count it. */
+static int physics_check(cpk_world *w, const cpk_problem *p, const cpk_varmap *map,
+                         const double *z0, const char *solver, cpk_result *res, solve_out *o,
+                         cpk_error *err)
 {
   cpk_physics_check ck;
-  int rc = cpk_varmap_check(map, z, fmax(1e-3, 100 * w->settings.solve.tol), &ck, err);
-  if (rc || ck.ok) return rc;
+  int rc = physics_ok(w, map, res->z, &ck, err);
+  const char *fb = step_fallback(w);
+  if (rc == CPK_ENOCONV && fb[0] && strcmp(fb, solver) != 0 &&
+      cpk_solver_accepts(cpk_solver_find(fb), p)) {
+    cpk_settings set = w->settings.solve;
+    cpk_result *r2 = NULL;
+    cpk_physics_check ck2;
+    set.z0 = z0;
+    int rc2 = cpk_result_alloc(p->n, &r2);
+    if (!rc2 && !cpk_solve(p, fb, &set, r2, NULL) && r2->status == CPK_STATUS_SOLVED &&
+        !(rc2 = physics_ok(w, map, r2->z, &ck2, err))) {
+      memcpy(res->z, r2->z, p->n * sizeof *res->z);
+      o->fallbacks++;
+      o->iterations += r2->iterations;
+      o->residual = r2->residual;
+      rc = CPK_OK;
+    }
+    cpk_result_free(r2);
+    if (rc2 != CPK_OK && rc2 != CPK_ENOCONV) return rc2;
+    if (!rc) return rc; /* else the fallback's answer is no better: the step solver's stands */
+  }
+  if (rc != CPK_ENOCONV) return rc;
+  if (!w->settings.physics_continue)
+    return cpk_error_set(err, CPK_ENOCONV, "t = %g: the answer of %s fails the physical check: "
+                         "%.120s (a tighter tolerance or another solver may pass; "
+                         "physics_continue takes such steps)", w->time, solver, ck.message);
   if (!o->physics_failures++)
     snprintf(o->physics_message, sizeof o->physics_message, "t = %g, %s: %.160s", w->time,
              solver, ck.message);
@@ -202,7 +235,7 @@ static int solve_compiled(cpk_world *w, const cpk_body *pose, const sim_geom *g,
     o->status = res->status;
     o->residual = res->residual;
   }
-  if (!rc) rc = physics_check(w, map, res->z, pick_solver(solver, prob), o, err);
+  if (!rc) rc = physics_check(w, prob, map, z0, pick_solver(solver, prob), res, o, err);
   if (!rc) rc = read_back(map, res->z, ng, o, err);
   free(z0);
   cpk_result_free(res);

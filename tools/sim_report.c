@@ -26,6 +26,7 @@ void sim_apply_overrides(cpk_scene *scene, const sim_options *o)
   if (o->step > 0) S->h = o->step;
   if (o->duration > 0) cpk_scene_set_duration(scene, o->duration);
   if (o->implicit >= 0) S->implicit_iterations = (int)o->implicit;
+  if (o->physics_continue) S->physics_continue = 1;
 }
 
 /* State of a run for the per-step callback. */

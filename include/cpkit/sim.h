@@ -123,6 +123,11 @@ typedef struct cpk_sim_settings {
   int warm_start;              /**< 1 (default): start from the previous step's impulses */
   int implicit_iterations;     /**< 0 (default): explicit geometry; > 0: fixed-point sweeps */
   double implicit_tol;         /**< stop the sweeps when |v+ change|_inf <= this (1e-10) */
+  int physics_continue;        /**< 0 (default): a solve whose answer fails the physical check
+                                    (cpk_varmap_check, relative tolerance max(1e-3, 100 tol)),
+                                    after the fallback solver had its turn, fails the step with
+                                    CPK_ENOCONV; 1: take the step and count it
+                                    (cpk_sim_step_info.physics_failures) */
 } cpk_sim_settings;
 
 /** Defaults as documented on each field. */
