@@ -97,13 +97,16 @@ static const char *step_solver(const cpk_world *w)
   return NULL;
 }
 
-/* The fallback: the scene's; behind the cone default, SIM_CONE_FALLBACK (it completes
- * the scenes where nsgs reaches its iteration limit); else none (""). */
-static const char *step_fallback(const cpk_world *w)
+/* The fallback for problem p (NULL: before it is compiled): the scene's; behind the cone
+ * default, SIM_CONE_FALLBACK (it completes the scenes where nsgs reaches its iteration
+ * limit); behind pick_solver's fbnewton on a nonlinear MCP, SIM_MCP_FALLBACK; else none. */
+static const char *step_fallback(const cpk_world *w, const cpk_problem *p)
 {
   const cpk_sim_settings *S = &w->settings;
-  if (S->fallback[0] || S->solver[0] || !step_solver(w)) return S->fallback;
-  return cpk_solver_find(SIM_CONE_FALLBACK) ? SIM_CONE_FALLBACK : "";
+  if (S->fallback[0] || S->solver[0]) return S->fallback;
+  if (step_solver(w)) return cpk_solver_find(SIM_CONE_FALLBACK) ? SIM_CONE_FALLBACK : "";
+  int mcp = p && p->kind == CPK_KIND_NONLINEAR_MCP && cpk_solver_find(SIM_MCP_FALLBACK);
+  return mcp ? SIM_MCP_FALLBACK : "";
 }
 
 static const char *pick_solver(const char *solver, const cpk_problem *p)
@@ -149,7 +152,7 @@ int sim_solve(cpk_world *w, const cpk_problem *p, const double *z0, const char *
               const char *what, cpk_result *r, long *iterations, int *fallbacks, cpk_error *err)
 {
   cpk_settings set = w->settings.solve;
-  const char *fb = step_fallback(w);
+  const char *fb = step_fallback(w, p);
   set.z0 = z0;
   int rc = cpk_solve(p, solver, &set, r, err);
   if (!rc && r->status != CPK_STATUS_SOLVED && fb[0] && strcmp(fb, solver) != 0 &&
@@ -185,7 +188,7 @@ static int physics_check(cpk_world *w, const cpk_problem *p, const cpk_varmap *m
 {
   cpk_physics_check ck;
   int rc = physics_ok(w, map, res->z, &ck, err);
-  const char *fb = step_fallback(w);
+  const char *fb = step_fallback(w, p);
   if (rc == CPK_ENOCONV && fb[0] && strcmp(fb, solver) != 0 &&
       cpk_solver_accepts(cpk_solver_find(fb), p)) {
     cpk_settings set = w->settings.solve;
@@ -250,7 +253,7 @@ static int solve_compiled(cpk_world *w, const cpk_body *pose, const sim_geom *g,
 static int solve_system(cpk_world *w, const cpk_body *pose, const sim_geom *g, size_t ng,
                         const double *psi, solve_out *o, cpk_error *err)
 {
-  const char *solver = step_solver(w), *fb = step_fallback(w);
+  const char *solver = step_solver(w), *fb = step_fallback(w, NULL);
   const char *model = w->settings.model;
   cpk_problem_form f = w->settings.compile.form;
   int rc = solve_compiled(w, pose, g, ng, psi, solver, o, err);

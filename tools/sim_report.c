@@ -174,7 +174,10 @@ static void report_text(FILE *f, cpk_scene *scene, const cpk_world *w, const run
           R->max_contacts);
   if (R->fallbacks)
     fprintf(f, "%ld solves finished by the fallback solver %s\n", R->fallbacks,
-            S->fallback[0] ? S->fallback : "(the default, fcipm)");
+            S->fallback[0] ? S->fallback
+            : cpk_compile_form_for_solver(S->model, "nsgs", S->compile.form) == CPK_FORM_CONE
+                ? "(the default, fcipm)"
+                : "(the default, ipm)");
   if (R->physics_failures)
     fprintf(f, "%ld solves failed the physical check (first: %s)\n", R->physics_failures,
             R->physics_message);

@@ -113,7 +113,7 @@ typedef struct cpk_sim_settings {
   char model[32];              /**< contact model name (cpk_compile), default "polyhedral" */
   char solver[32];             /**< solver name; default ("" ): "nsgs" on the cone form for
                                     point-coulomb and elliptic-torsional, else "lemke" for
-                                    affine problems and "fbnewton" for nonlinear ones */
+                                    affine problems and "fbnewton" (with "ipm" as fallback) for nonlinear ones */
   char fallback[32];           /**< solver tried from the same start when `solver` fails ("" = none) */
   cpk_compile_options compile; /**< directions etc. */
   cpk_settings solve;          /**< solver settings; z0/basis0 are set by the stepper */
