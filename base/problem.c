@@ -121,6 +121,7 @@ int cpk_problem_copy(const cpk_problem *p, cpk_problem **out)
     rc = problem_affine(p->kind, p->M, p->q, p->lower, p->upper, out);
   if (!rc) rc = copy_names(p, *out);
   if (!rc && p->findex) rc = cpk_problem_set_friction_index(*out, p->findex, p->fcoef);
+  if (!rc && p->row_scale) rc = cpk_problem_set_row_scale(*out, p->row_scale);
   if (rc) {
     cpk_problem_free(*out);
     *out = NULL;
@@ -143,6 +144,7 @@ void cpk_problem_free(cpk_problem *p)
   free(p->mu);
   free(p->findex);
   free(p->fcoef);
+  free(p->row_scale);
   free(p);
 }
 

@@ -595,14 +595,12 @@ int cpk_bench_scene_suite_add(cpk_bench_suite *s, const char *suite, const char 
 
 static void free_map(void *map) { cpk_varmap_free(map); }
 
-/* Nonlinear models start from the free motion (zero impulses), as a cold time step would. */
-static int scene_start(cpk_bench_built *out, const cpk_varmap *map, size_t nc, cpk_error *err)
+/* Nonlinear models start from the compiled problem's recommended start (the free
+ * motion, cpk_varmap_start), as a cold time step would. */
+static int scene_start(cpk_bench_built *out, const cpk_varmap *map, cpk_error *err)
 {
-  double *P = cpk_calloc_array(nc, 4 * sizeof *P);
   out->z0 = cpk_alloc_array(out->problem->n, sizeof *out->z0);
-  int rc = P && out->z0 ? cpk_varmap_point(map, P, out->z0, err) : CPK_ENOMEM;
-  free(P);
-  return rc;
+  return out->z0 ? cpk_varmap_start(map, out->z0, err) : CPK_ENOMEM;
 }
 
 int cpk_bench_build_scene(const cpk_bench_instance *in, cpk_bench_built *out, cpk_error *err)
@@ -628,7 +626,7 @@ int cpk_bench_build_scene(const cpk_bench_instance *in, cpk_bench_built *out, cp
     out->ctx_free = free_map;
     out->size = sys->nc;
   }
-  if (!rc && out->problem->kind == CPK_KIND_NONLINEAR_MCP) rc = scene_start(out, map, sys->nc, err);
+  if (!rc && out->problem->kind == CPK_KIND_NONLINEAR_MCP) rc = scene_start(out, map, err);
   cpk_contact_system_free(sys);
   return rc;
 }

@@ -250,6 +250,12 @@ static int build_fclib(const cpk_bench_instance *in, cpk_bench_built *out, cpk_e
   c->u = cpk_alloc_array(c->fc->nc, 3 * sizeof *c->u);
   if (!c->P || !c->r || !c->u) return cpk_error_set(err, CPK_ENOMEM, "%s: out of memory", in->path);
   out->merit = fclib_merit;
+  /* A compiled nonlinear MCP starts where every compiled solve starts (cpk_varmap_start). */
+  if (c->map && out->problem->kind == CPK_KIND_NONLINEAR_MCP) {
+    if (!(out->z0 = cpk_alloc_array(out->problem->n, sizeof *out->z0)))
+      return cpk_error_set(err, CPK_ENOMEM, "%s: out of memory", in->path);
+    return cpk_varmap_start(c->map, out->z0, err);
+  }
   return CPK_OK;
 }
 

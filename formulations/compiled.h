@@ -165,6 +165,8 @@ void cvm_friction_rows(cvm_rowctx *x, double gap, size_t kgap, double dgap);
 int cvm_rows_scaled(const cvm_rowctx *x);
 /* Per-contact scale_w and scale_v of every contact (after the contact operator is built). */
 void cvm_contact_scales(struct cpk_varmap *C);
+/* The size of each row of the scaled nonlinear rows (n values, the problem's row_scale). */
+void cvm_row_scales(const struct cpk_varmap *C, double *scale);
 /* Normal row of unknown k: U_n + (psi + extra) / h, or U_n at h = 0. */
 double cvm_normal_gap(const cvm_rowctx *x, double extra);
 

@@ -472,6 +472,17 @@ static int set_problem_name(const cpk_contact_system *s, cpk_contact_model model
   return cpk_problem_set_name(p, name);
 }
 
+/* The scaled rows' sizes (cvm_row_scales), for the merits of the Newton methods. */
+static int set_row_scale(const cpk_varmap *C, cpk_problem *p)
+{
+  double *s = cpk_alloc_array(C->n ? C->n : 1, sizeof *s);
+  if (!s) return CPK_ENOMEM;
+  cvm_row_scales(C, s);
+  int rc = cpk_problem_set_row_scale(p, s);
+  free(s);
+  return rc;
+}
+
 static int emit_problem(cpk_varmap *C, const cpk_contact_system *s, const cpk_compile_options *o,
                         cpk_problem **p)
 {
@@ -481,6 +492,7 @@ static int emit_problem(cpk_varmap *C, const cpk_contact_system *s, const cpk_co
     rc = emit_affine(C, lo, hi, o->dense, p);
   else if (!rc)
     rc = cpk_problem_alloc_nonlinear_mcp(C->n, nl_function, nl_jacobian, C->pattern, C, lo, hi, p);
+  if (!rc && !C->affine) rc = set_row_scale(C, *p);
   if (!rc) rc = set_names(C, *p);
   if (!rc) rc = set_problem_name(s, C->model, *p);
   free(lo);

@@ -84,3 +84,28 @@ void cvm_contact_scales(cpk_varmap *C)
     if (!(cc->scale_v > 1e-3 * vmax) || !isfinite(cc->scale_v)) cc->scale_v = 1e-3 * vmax;
   }
 }
+
+/*
+ * The size of every row of a nonlinear problem (cpk_problem.row_scale), for the
+ * Newton merits that add squares of rows: the sigma rows are velocities (V of the
+ * contact); every other row is an impulse: V / w for a contact's rows, M_jj times
+ * the largest V for the momentum row of v_j (mixed form). With masses times s
+ * every scale of an impulse row is times s too, so the merit reads the same.
+ */
+void cvm_row_scales(const cpk_varmap *C, double *scale)
+{
+  double vmax = 0.0;
+  for (size_t c = 0; c < C->nc; c++) vmax = fmax(vmax, C->cc[c].scale_v);
+  if (!(vmax > 0.0)) vmax = 1.0;
+  for (size_t i = 0; i < C->n; i++) {
+    const cpk_var_info *v = &C->info[i];
+    double s = 1.0;
+    if (v->role == CPK_ROLE_V) {
+      s = mass_diag(C->M, (cpk_int)v->index) * vmax;
+    } else if (v->contact < C->nc) {
+      const cvm_contact *cc = &C->cc[v->contact];
+      s = v->role == CPK_ROLE_SIGMA ? cc->scale_v : cc->scale_v / cc->scale_w;
+    }
+    scale[i] = s > 0.0 && isfinite(s) ? s : 1.0;
+  }
+}

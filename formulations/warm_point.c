@@ -145,3 +145,11 @@ int cpk_varmap_point(const cpk_varmap *m, const double *P, double *z, cpk_error 
   free(U);
   return rc;
 }
+
+int cpk_varmap_start(const cpk_varmap *m, double *z, cpk_error *err)
+{
+  double *P = cpk_calloc_array(m->nc + 1, 4 * sizeof *P);
+  int rc = P ? cpk_varmap_point(m, P, z, err) : cpk_error_set(err, CPK_ENOMEM, "out of memory");
+  free(P);
+  return rc;
+}

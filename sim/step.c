@@ -72,6 +72,18 @@ static double *warm_point(const cpk_world *w, const sim_geom *g, size_t ng,
   return z0;
 }
 
+/* A nonlinear MCP without a warm start starts at the compiled problem's recommended
+ * point (cpk_varmap_start), not at z = 0; NULL when it cannot be built. */
+static double *cold_point(const cpk_varmap *map)
+{
+  double *z0 = cpk_alloc_array(cpk_varmap_n(map), sizeof *z0);
+  if (z0 && cpk_varmap_start(map, z0, NULL)) {
+    free(z0);
+    z0 = NULL;
+  }
+  return z0;
+}
+
 /* The solver of a step before its problem is compiled (it decides the form): the
  * scene's; for a model with a cone form, the cone solver that completes the examples
  * and issue 14's scenes (SIM_CONE_SOLVER, doc/simulate.md); else NULL, to choose by the
@@ -85,13 +97,16 @@ static const char *step_solver(const cpk_world *w)
   return NULL;
 }
 
-/* The fallback: the scene's; behind the cone default, SIM_CONE_FALLBACK (it completes
- * the scenes where nsgs reaches its iteration limit); else none (""). */
-static const char *step_fallback(const cpk_world *w)
+/* The fallback for problem p (NULL: before it is compiled): the scene's; behind the cone
+ * default, SIM_CONE_FALLBACK (it completes the scenes where nsgs reaches its iteration
+ * limit); behind pick_solver's fbnewton on a nonlinear MCP, SIM_MCP_FALLBACK; else none. */
+static const char *step_fallback(const cpk_world *w, const cpk_problem *p)
 {
   const cpk_sim_settings *S = &w->settings;
-  if (S->fallback[0] || S->solver[0] || !step_solver(w)) return S->fallback;
-  return cpk_solver_find(SIM_CONE_FALLBACK) ? SIM_CONE_FALLBACK : "";
+  if (S->fallback[0] || S->solver[0]) return S->fallback;
+  if (step_solver(w)) return cpk_solver_find(SIM_CONE_FALLBACK) ? SIM_CONE_FALLBACK : "";
+  int mcp = p && p->kind == CPK_KIND_NONLINEAR_MCP && cpk_solver_find(SIM_MCP_FALLBACK);
+  return mcp ? SIM_MCP_FALLBACK : "";
 }
 
 static const char *pick_solver(const char *solver, const cpk_problem *p)
@@ -113,8 +128,8 @@ static int read_back(const cpk_varmap *map, const double *z, size_t ng, solve_ou
   return rc;
 }
 
-/* The problem of contacts g (gaps psi) and its start point (NULL when warm
- * starts are off): what a solve of the step takes. */
+/* The problem of contacts g (gaps psi) and its start point (with warm starts off, the
+ * recommended start of a nonlinear MCP, else NULL): what a solve of the step takes. */
 static int compile_step(cpk_world *w, const cpk_body *pose, const sim_geom *g, size_t ng,
                         const double *psi, const char *solver, cpk_problem **prob,
                         cpk_varmap **map, double **z0, cpk_error *err)
@@ -128,6 +143,7 @@ static int compile_step(cpk_world *w, const cpk_body *pose, const sim_geom *g, s
   int rc = sim_assemble(w, pose, g, ng, psi, &sys, err);
   if (!rc) rc = cpk_compile(sys, w->settings.model, &co, prob, map, err);
   if (!rc && w->settings.warm_start) *z0 = warm_point(w, g, ng, sys, *prob, *map);
+  if (!rc && !*z0 && (*prob)->kind == CPK_KIND_NONLINEAR_MCP) *z0 = cold_point(*map);
   cpk_contact_system_free(sys);
   return rc;
 }
@@ -136,7 +152,7 @@ int sim_solve(cpk_world *w, const cpk_problem *p, const double *z0, const char *
               const char *what, cpk_result *r, long *iterations, int *fallbacks, cpk_error *err)
 {
   cpk_settings set = w->settings.solve;
-  const char *fb = step_fallback(w);
+  const char *fb = step_fallback(w, p);
   set.z0 = z0;
   int rc = cpk_solve(p, solver, &set, r, err);
   if (!rc && r->status != CPK_STATUS_SOLVED && fb[0] && strcmp(fb, solver) != 0 &&
@@ -154,16 +170,49 @@ int sim_solve(cpk_world *w, const cpk_problem *p, const double *z0, const char *
   return CPK_OK;
 }
 
-/* The model's physical check of a solved step (cpk_varmap_check, relative tolerance
- * max(1e-3, 100 tol)): a `solved` residual can hide friction where there is no normal
- * impulse (issue 14). The step is still taken (scenes run at loose tolerances on
- * purpose), and the failure is counted for the report. */
-static int physics_check(const cpk_world *w, const cpk_varmap *map, const double *z,
-                         const char *solver, solve_out *o, cpk_error *err)
+/* The model's physical check (cpk_varmap_check, relative tolerance max(1e-3, 100 tol)):
+ * a `solved` residual can hide friction where there is no normal impulse (issue 14). */
+static int physics_ok(const cpk_world *w, const cpk_varmap *map, const double *z,
+                      cpk_physics_check *ck, cpk_error *err)
+{
+  int rc = cpk_varmap_check(map, z, fmax(1e-3, 100 * w->settings.solve.tol), ck, err);
+  return rc ? rc : ck->ok ? CPK_OK : CPK_ENOCONV;
+}
+
+/* A solved step whose answer fails the check is solved again by the fallback solver (same
+ * start); if that fails too, the step fails (CPK_ENOCONV: the run does not go on with wrong
+ * physics) unless physics_continue asks to take it and count it. */
+static int physics_check(cpk_world *w, const cpk_problem *p, const cpk_varmap *map,
+                         const double *z0, const char *solver, cpk_result *res, solve_out *o,
+                         cpk_error *err)
 {
   cpk_physics_check ck;
-  int rc = cpk_varmap_check(map, z, fmax(1e-3, 100 * w->settings.solve.tol), &ck, err);
-  if (rc || ck.ok) return rc;
+  int rc = physics_ok(w, map, res->z, &ck, err);
+  const char *fb = step_fallback(w, p);
+  if (rc == CPK_ENOCONV && fb[0] && strcmp(fb, solver) != 0 &&
+      cpk_solver_accepts(cpk_solver_find(fb), p)) {
+    cpk_settings set = w->settings.solve;
+    cpk_result *r2 = NULL;
+    cpk_physics_check ck2;
+    set.z0 = z0;
+    int rc2 = cpk_result_alloc(p->n, &r2);
+    if (!rc2 && !cpk_solve(p, fb, &set, r2, NULL) && r2->status == CPK_STATUS_SOLVED &&
+        !(rc2 = physics_ok(w, map, r2->z, &ck2, err))) {
+      memcpy(res->z, r2->z, p->n * sizeof *res->z);
+      o->fallbacks++;
+      o->iterations += r2->iterations;
+      o->residual = r2->residual;
+      rc = CPK_OK;
+    }
+    cpk_result_free(r2);
+    if (rc2 != CPK_OK && rc2 != CPK_ENOCONV) return rc2;
+    if (!rc) return rc; /* else the fallback's answer is no better: the step solver's stands */
+  }
+  if (rc != CPK_ENOCONV) return rc;
+  if (!w->settings.physics_continue)
+    return cpk_error_set(err, CPK_ENOCONV, "t = %g: the answer of %s fails the physical check: "
+                         "%.120s (a tighter tolerance or another solver may pass; "
+                         "physics_continue takes such steps)", w->time, solver, ck.message);
   if (!o->physics_failures++)
     snprintf(o->physics_message, sizeof o->physics_message, "t = %g, %s: %.160s", w->time,
              solver, ck.message);
@@ -189,7 +238,7 @@ static int solve_compiled(cpk_world *w, const cpk_body *pose, const sim_geom *g,
     o->status = res->status;
     o->residual = res->residual;
   }
-  if (!rc) rc = physics_check(w, map, res->z, pick_solver(solver, prob), o, err);
+  if (!rc) rc = physics_check(w, prob, map, z0, pick_solver(solver, prob), res, o, err);
   if (!rc) rc = read_back(map, res->z, ng, o, err);
   free(z0);
   cpk_result_free(res);
@@ -204,7 +253,7 @@ static int solve_compiled(cpk_world *w, const cpk_body *pose, const sim_geom *g,
 static int solve_system(cpk_world *w, const cpk_body *pose, const sim_geom *g, size_t ng,
                         const double *psi, solve_out *o, cpk_error *err)
 {
-  const char *solver = step_solver(w), *fb = step_fallback(w);
+  const char *solver = step_solver(w), *fb = step_fallback(w, NULL);
   const char *model = w->settings.model;
   cpk_problem_form f = w->settings.compile.form;
   int rc = solve_compiled(w, pose, g, ng, psi, solver, o, err);

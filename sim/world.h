@@ -69,6 +69,9 @@ int sim_state_finite(const cpk_body *bodies, size_t nb);
  * fallback behind it when the scene names neither. */
 #define SIM_CONE_SOLVER "nsgs"
 #define SIM_CONE_FALLBACK "fcipm"
+/* Behind the default fbnewton on a nonlinear MCP (kelvin-voigt): the interior point
+ * method, which finishes the thrown rod's touch-down where fbnewton reaches its limit. */
+#define SIM_MCP_FALLBACK "ipm"
 
 /* Find the contacts of the world at its current poses (gap <= margin).
  * *geoms is reallocated by the callee; *n receives the count. */

@@ -43,7 +43,7 @@ static double bd_residual(newton_ws *ws, const cpk_problem *p, const double *z, 
 {
   double s = 0.0;
   for (size_t i = 0; i < ws->n; i++) {
-    phi[i] = z[i] - mid(p->lower[i], p->upper[i], z[i] - w[i]);
+    phi[i] = ws->rw[i] * (z[i] - mid(p->lower[i], p->upper[i], z[i] - w[i]));
     s += phi[i] * phi[i];
   }
   return isfinite(s) ? 0.5 * s : INFINITY;
@@ -68,8 +68,8 @@ static int piece_of(double l, double u, double z, double f)
 
 static void set_row(newton_ws *ws, size_t i, int j_row)
 {
-  ws->alpha[i] = j_row ? 0.0 : 1.0;
-  ws->beta[i] = j_row ? 1.0 : 0.0;
+  ws->alpha[i] = j_row ? 0.0 : ws->rw[i];
+  ws->beta[i] = j_row ? ws->rw[i] : 0.0;
 }
 
 static void bd_linearize(newton_ws *ws, const cpk_problem *p)
@@ -96,7 +96,7 @@ static int bd_adjust(newton_ws *ws, const cpk_problem *p, const double *d)
   for (size_t i = 0; i < ws->n; i++) {
     int pc = S->piece[i];
     if (pc != PIECE_TIE_LOWER && pc != PIECE_TIE_UPPER) continue;
-    double target = -ws->phi[i], tol = 1e-10 * (1.0 + fabs(target));
+    double target = -ws->phi[i] / ws->rw[i], tol = 1e-10 * (1.0 + fabs(target));
     double other = S->use_j[i] ? d[i] : ws->tmp[i]; /* the piece not held equal */
     int bad = pc == PIECE_TIE_LOWER ? other < target - tol : other > target + tol;
     if (bad) {
@@ -123,7 +123,7 @@ static double bd_slope(newton_ws *ws, const cpk_problem *p, const double *d)
     case PIECE_TIE_UPPER: dh = fmax(d[i], ws->tmp[i]); break;
     default: dh = d[i];
     }
-    s += ws->phi[i] * dh;
+    s += ws->phi[i] * ws->rw[i] * dh;
   }
   return s;
 }

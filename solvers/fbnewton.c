@@ -77,7 +77,9 @@ static double fb_residual(newton_ws *ws, const cpk_problem *p, const double *z, 
   fb_state *S = (fb_state *)ws;
   double s = 0.0;
   for (size_t i = 0; i < ws->n; i++) {
-    phi[i] = fb_component(S->box[i], p->lower[i], p->upper[i], z[i], w[i], ws->fb_lambda);
+    double r = ws->rw[i]; /* phi of the row-scaled pair: unit-free (newton_set_row_weights) */
+    phi[i] = fb_component(S->box[i], r * p->lower[i], r * p->upper[i], r * z[i], r * w[i],
+                          ws->fb_lambda);
     s += phi[i] * phi[i];
   }
   return isfinite(s) ? 0.5 * s : INFINITY;
@@ -107,10 +109,11 @@ static void find_kinks(fb_state *S, const cpk_problem *p)
   else memset(S->jz, 0, ws->n * sizeof *S->jz);
 }
 
-/* Row scalings of a doubly bounded index: Phi = phi(a, b(c, d)), a = z - l, c = u - z, d = -F. */
+/* Row scalings of a doubly bounded index: Phi = phi(a, b(c, d)), a = z - l, c = u - z, d = -F
+ * (l, u given times the row weight r, z and F taken times r; the caller applies r to the result). */
 static void both_scaling(const fb_state *S, size_t i, double l, double u, double *al, double *be)
 {
-  double lam = S->ws.fb_lambda, z = S->ws.z[i], f = S->ws.w[i];
+  double lam = S->ws.fb_lambda, r = S->ws.rw[i], z = r * S->ws.z[i], f = r * S->ws.w[i];
   double c = u - z, d = -f, cd = -S->zdir[i], dd = -S->jz[i], dc, ddd, da, db;
   fb_dphi(c, d, cd, dd, lam, &dc, &ddd);
   double b = fb_phi(c, d, lam);
@@ -127,7 +130,8 @@ static void fb_linearize(newton_ws *ws, const cpk_problem *p)
   double lam = ws->fb_lambda, da, db;
   find_kinks(S, p);
   for (size_t i = 0; i < ws->n; i++) {
-    double z = ws->z[i], f = ws->w[i], l = p->lower[i], u = p->upper[i];
+    double r = ws->rw[i], z = r * ws->z[i], f = r * ws->w[i], l = r * p->lower[i],
+           u = r * p->upper[i];
     switch (S->box[i]) {
     case BOX_FREE: ws->alpha[i] = 0.0, ws->beta[i] = -1.0; break;
     case BOX_LOWER:
@@ -141,6 +145,8 @@ static void fb_linearize(newton_ws *ws, const cpk_problem *p)
     case BOX_BOTH: both_scaling(S, i, l, u, &ws->alpha[i], &ws->beta[i]); break;
     default: ws->alpha[i] = -1.0, ws->beta[i] = 0.0;
     }
+    ws->alpha[i] *= r; /* d phi / dz = (d phi / d(r z)) r */
+    ws->beta[i] *= r;
   }
 }
 

@@ -107,7 +107,8 @@ static int alloc_vectors(newton_ws *ws)
 {
   double **v[] = {&ws->z, &ws->w,  &ws->phi, &ws->zt,    &ws->wt,   &ws->phit, &ws->d, &ws->alpha,
                   &ws->beta, &ws->g, &ws->tmp, &ws->zb, &ws->wb, &ws->phib, &ws->zs,
-                  &ws->zg, &ws->wg, &ws->zlast};
+                  &ws->zg, &ws->wg, &ws->zlast,
+                  &ws->rw};
   for (size_t k = 0; k < sizeof v / sizeof v[0]; k++)
     if (!(*v[k] = cpk_calloc_array(ws->n, sizeof(double)))) return CPK_ENOMEM;
   return CPK_OK;
@@ -137,6 +138,18 @@ int newton_ws_init(newton_ws *ws, const newton_method *m, const cpk_problem *p,
   return CPK_OK;
 }
 
+/*
+ * Rows in two units (impulses and velocities in the contact models) make the sum of
+ * squares of the merit a sum of unlike things: a 2.7 g ball's impulse rows vanish
+ * beside its velocity rows and the search stalls (issue 14). Each method multiplies
+ * row i of Phi and of V by rw[i], which leaves the Newton direction as it is and
+ * makes the merit, its slope, the fallbacks and the stall test unit-free.
+ */
+void newton_set_row_weights(newton_ws *ws, const cpk_problem *p)
+{
+  for (size_t i = 0; i < ws->n; i++) ws->rw[i] = p->row_scale ? 1.0 / p->row_scale[i] : 1.0;
+}
+
 void newton_ws_release(newton_ws *ws)
 {
   cpk_csc_free(ws->J);
@@ -146,7 +159,8 @@ void newton_ws_release(newton_ws *ws)
   cpk_linsys_free(ws->ls);
   double *v[] = {ws->z,    ws->w, ws->phi, ws->zt, ws->wt, ws->phit, ws->d,   ws->alpha,
                  ws->beta, ws->g, ws->tmp, ws->zb, ws->wb, ws->phib, ws->zs,
-                 ws->zg, ws->wg, ws->zlast};
+                 ws->zg, ws->wg, ws->zlast,
+                 ws->rw};
   for (size_t k = 0; k < sizeof v / sizeof v[0]; k++) free(v[k]);
 }
 

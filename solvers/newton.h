@@ -52,6 +52,8 @@ struct newton_ws {
   double *zlast;          /* the last solution: a re-solve's start (settings.resolve.warm) */
   int have_last;
   resolve_seen seen;      /* the problem's counters behind J's values */
+  double *rw;             /* row weights 1 / p->row_scale (1 without): Phi and V are row i times
+                             rw[i], so the merit adds unit-free squares (newton_set_row_weights) */
   double hist[CPK_MAX_NEWTON_NONMONOTONE]; /* last merits (non-monotone reference) */
   int nhist, hist_cap, hist_cap0;
   double merit, merit_best, merit_global, fb_lambda;
@@ -72,6 +74,8 @@ int newton_ws_init(newton_ws *ws, const newton_method *m, const cpk_problem *p,
                    const cpk_settings *s, cpk_error *err);
 /* Free what newton_ws_init allocated (not ws itself). */
 void newton_ws_release(newton_ws *ws);
+/* ws->rw from the problem's row scales (all 1 when it has none). */
+void newton_set_row_weights(newton_ws *ws, const cpk_problem *p);
 /* newton_run.c: the iteration loop: fills r (z, status, iterations, message, statistics). */
 int newton_run(newton_ws *ws, const cpk_problem *p, const cpk_settings *s, cpk_monitor *mon,
                cpk_result *r);

@@ -215,6 +215,7 @@ int newton_run(newton_ws *ws, const cpk_problem *p, const cpk_settings *s, cpk_m
   ws->merit_global = INFINITY;
   cpk_linsys_stats ls0;
   cpk_linsys_get_stats(ws->ls, &ls0);
+  newton_set_row_weights(ws, p);
   start_point(ws, p, s);
   int rc = CPK_OK;
   if (newton_start_into_domain(ws, p)) {

@@ -31,6 +31,9 @@ const cli_command cli_cmd_simulate = {
     "  --step H            time step, H > 0\n"
     "  --duration T        simulated time, T > 0\n"
     "  --implicit N        implicit-geometry sweeps per step (0 = explicit)\n"
+    "  --physics-continue  take a step whose answer fails the physical check (also\n"
+    "                      after the fallback) and count it; by default the run\n"
+    "                      stops there with exit status 1\n"
     "Outputs:\n"
     "  -o, --output FILE   trajectory CSV, one row per step\n"
     "  --contacts FILE     per-contact CSV, one row per contact per step\n"
@@ -43,12 +46,13 @@ const cli_command cli_cmd_simulate = {
     "\n"
     "A progress bar is shown on a terminal for runs longer than a second.\n"
     "Exit status: 0 when the run completed; 1 for bad input or a step whose\n"
-    "solve failed (the outputs up to that step are written); 2 for a usage\n"
+    "solve failed or whose answer fails the physical check (the outputs up to\n"
+    "that step are written); 2 for a usage\n"
     "error; 3 with --strict when a check failed.\n",
     run};
 
 enum { OPT_SOLVER = CLI_OPT_LONG_BASE, OPT_FALLBACK, OPT_STEP, OPT_DURATION, OPT_IMPLICIT, OPT_CONTACTS,
-       OPT_PLOT, OPT_JSON, OPT_STRICT };
+       OPT_PLOT, OPT_JSON, OPT_STRICT, OPT_PHYSICS_CONTINUE };
 
 static const struct option sim_longopts[] = {
     {"model", required_argument, NULL, CLI_OPT_MODEL},
@@ -63,6 +67,7 @@ static const struct option sim_longopts[] = {
     {"plot", required_argument, NULL, OPT_PLOT},
     {"json", no_argument, NULL, OPT_JSON},
     {"strict", no_argument, NULL, OPT_STRICT},
+    {"physics-continue", no_argument, NULL, OPT_PHYSICS_CONTINUE},
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
@@ -103,6 +108,7 @@ static int apply_option(int c, const char *arg, sim_options *o)
   case OPT_PLOT: return sim_plot_path_ok(cmd, arg) ? (o->plot_path = arg, CLI_CONTINUE) : CLI_EXIT_USAGE;
   case OPT_JSON: o->json = 1; return CLI_CONTINUE;
   case OPT_STRICT: o->strict = 1; return CLI_CONTINUE;
+  case OPT_PHYSICS_CONTINUE: o->physics_continue = 1; return CLI_CONTINUE;
   case 'q': o->quiet = 1; return CLI_CONTINUE;
   case 'h': return cli_print_usage(cmd);
   default: return CLI_EXIT_USAGE; /* cli_getopt has said why */

@@ -114,6 +114,17 @@ static const char *default_solver(const cpk_problem *p)
   return NULL;
 }
 
+/* A nonlinear MCP starts at the compiled problem's recommended point (cpk_varmap_start). */
+static int start_point(const cpk_problem *p, const cpk_varmap *m, double **z0)
+{
+  cpk_error err;
+  *z0 = NULL;
+  if (p->kind != CPK_KIND_NONLINEAR_MCP) return CLI_CONTINUE;
+  if (!(*z0 = cpk_alloc_array(p->n, sizeof **z0))) return cli_error("out of memory");
+  if (cpk_varmap_start(m, *z0, &err)) return cli_error("start point: %s", err.message);
+  return CLI_CONTINUE;
+}
+
 static int solve(const cpk_problem *p, ss_options *o, cpk_result **r)
 {
   cpk_error err;
@@ -322,13 +333,17 @@ static int run(int argc, char **argv)
   cpk_varmap *m = NULL;
   cpk_result *r = NULL;
   physics ph = {0};
+  double *z0 = NULL;
   int status = parse_options(argc, argv, &o);
   if (status == CLI_CONTINUE) status = cli_compile_system(&o.a, &s, &p, &m);
+  if (status == CLI_CONTINUE) status = start_point(p, m, &z0);
+  o.settings.z0 = z0;
   if (status == CLI_CONTINUE) status = solve(p, &o, &r);
   if (status == CLI_CONTINUE) status = physics_of(m, r, &o.settings, &ph);
   if (status == CLI_CONTINUE) judge_physics(&ph, r);
   if (status == CLI_CONTINUE) status = write_output(p, m, r, &ph, &o, s->h);
   physics_free(&ph);
+  free(z0);
   cpk_result_free(r);
   cpk_problem_free(p);
   cpk_varmap_free(m);

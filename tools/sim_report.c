@@ -26,6 +26,7 @@ void sim_apply_overrides(cpk_scene *scene, const sim_options *o)
   if (o->step > 0) S->h = o->step;
   if (o->duration > 0) cpk_scene_set_duration(scene, o->duration);
   if (o->implicit >= 0) S->implicit_iterations = (int)o->implicit;
+  if (o->physics_continue) S->physics_continue = 1;
 }
 
 /* State of a run for the per-step callback. */
@@ -173,7 +174,10 @@ static void report_text(FILE *f, cpk_scene *scene, const cpk_world *w, const run
           R->max_contacts);
   if (R->fallbacks)
     fprintf(f, "%ld solves finished by the fallback solver %s\n", R->fallbacks,
-            S->fallback[0] ? S->fallback : "(the default, fcipm)");
+            S->fallback[0] ? S->fallback
+            : cpk_compile_form_for_solver(S->model, "nsgs", S->compile.form) == CPK_FORM_CONE
+                ? "(the default, fcipm)"
+                : "(the default, ipm)");
   if (R->physics_failures)
     fprintf(f, "%ld solves failed the physical check (first: %s)\n", R->physics_failures,
             R->physics_message);

@@ -417,6 +417,20 @@ CPK_API int cpk_varmap_modes(const cpk_varmap *m, const double *z, double tol, i
  */
 CPK_API int cpk_varmap_point(const cpk_varmap *m, const double *P, double *z, cpk_error *err);
 /**
+ * The recommended start of a compiled problem (z has cpk_varmap_n(m) entries): the free
+ * motion of the step, cpk_varmap_point of zero impulses (velocities M^-1 rhs, contact
+ * velocities and slip speeds that go with them). z = 0 is not a point of the step's
+ * physics for a nonlinear model (its velocities and slip speeds are inconsistent), and
+ * the Newton and interior-point solvers start far better from this one (issue 14: the
+ * FCLIB files through the MCP route). `cpkit bench`, `cpkit solve-system` and the
+ * time-stepper's cold starts pass it as the solver's z0 (cpk_settings.z0) for every
+ * nonlinear MCP; a caller of the C API does the same:
+ *
+ *     double *z0 = malloc(cpk_varmap_n(map) * sizeof *z0);
+ *     cpk_varmap_start(map, z0, &err);  settings.z0 = z0;  cpk_solve(...);
+ */
+CPK_API int cpk_varmap_start(const cpk_varmap *m, double *z, cpk_error *err);
+/**
  * The physical check of a solution (cpk_varmap_check): every figure is relative, an
  * impulse divided by the largest contact impulse component and a velocity by the
  * largest contact velocity of the step (with or without the impulses, psi / h

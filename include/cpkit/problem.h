@@ -56,6 +56,11 @@ typedef struct cpk_problem {
      (lower[i], upper[i] are then ignored). Set with cpk_problem_set_friction_index. */
   int *findex;          /**< NULL, or n entries: -1 (plain row) or the 0-based index j of the scaling row */
   double *fcoef;        /**< with findex: the coefficient c_i >= 0 of each friction-index row */
+  /** NULL, or n positive numbers: the size of row i (of F_i, and of z_i when it is bounded, in
+      the same unit), set with cpk_problem_set_row_scale. Solvers that add squares of rows (the
+      merits of bdnewton and fbnewton) divide row i by it, so that a problem whose rows are in
+      two units (impulses and velocities) is judged the same in any units. */
+  double *row_scale;
   /** Change counters, bumped by the cpk_problem_update_* functions: a solver bound to the problem
       compares them with the values it saw last to know what to refresh before a re-solve. */
   struct {
@@ -91,6 +96,12 @@ CPK_API int cpk_problem_alloc_nonlinear_mcp(size_t n, cpk_function F, cpk_jacobi
  */
 CPK_API int cpk_problem_alloc_friction_cone(const cpk_matrix *W, const double *q, size_t dim,
                                             const double *mu, cpk_problem **out);
+
+/**
+ * Set (copy) the row scales (see cpk_problem.row_scale); NULL removes them. CPK_EINVAL when a
+ * value is not finite and positive (the problem is then unchanged).
+ */
+CPK_API int cpk_problem_set_row_scale(cpk_problem *p, const double *scale);
 
 /**
  * Make rows of an LCP or affine MCP friction-index rows: for each i with findex[i] >= 0,

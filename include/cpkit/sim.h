@@ -113,7 +113,7 @@ typedef struct cpk_sim_settings {
   char model[32];              /**< contact model name (cpk_compile), default "polyhedral" */
   char solver[32];             /**< solver name; default ("" ): "nsgs" on the cone form for
                                     point-coulomb and elliptic-torsional, else "lemke" for
-                                    affine problems and "fbnewton" for nonlinear ones */
+                                    affine problems and "fbnewton" (with "ipm" as fallback) for nonlinear ones */
   char fallback[32];           /**< solver tried from the same start when `solver` fails ("" = none) */
   cpk_compile_options compile; /**< directions etc. */
   cpk_settings solve;          /**< solver settings; z0/basis0 are set by the stepper */
@@ -123,6 +123,11 @@ typedef struct cpk_sim_settings {
   int warm_start;              /**< 1 (default): start from the previous step's impulses */
   int implicit_iterations;     /**< 0 (default): explicit geometry; > 0: fixed-point sweeps */
   double implicit_tol;         /**< stop the sweeps when |v+ change|_inf <= this (1e-10) */
+  int physics_continue;        /**< 0 (default): a solve whose answer fails the physical check
+                                    (cpk_varmap_check, relative tolerance max(1e-3, 100 tol)),
+                                    after the fallback solver had its turn, fails the step with
+                                    CPK_ENOCONV; 1: take the step and count it
+                                    (cpk_sim_step_info.physics_failures) */
 } cpk_sim_settings;
 
 /** Defaults as documented on each field. */
