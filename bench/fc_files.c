@@ -16,7 +16,9 @@ static cpk_problem *load(const char *path)
 {
   cpk_problem *p = NULL;
   cpk_error err;
-  if (cpk_problem_read_fclib(path, &p, &err)) fprintf(stderr, "%s\n", err.message);
+  /* A corrupt file can crash libhdf5: read it in a child process first. */
+  if (cpk_fclib_probe(path, &err) || cpk_problem_read_fclib(path, &p, &err))
+    fprintf(stderr, "%s\n", err.message);
   return p;
 }
 

@@ -71,7 +71,9 @@ static FILE *open_in(const char *dir, const char *base, const char *ext, cpk_err
 
 static int close_both(FILE *a, FILE *b, const char *dir, cpk_error *err)
 {
-  int bad = (a && fclose(a)) | (b && fclose(b));
+  /* Both closed whatever the first gives (no short-circuit). */
+  int bad = a && fclose(a) != 0;
+  if (b && fclose(b) != 0) bad = 1;
   return bad ? cpk_error_set(err, CPK_EIO, "%s: cannot write the plot files", dir) : CPK_OK;
 }
 

@@ -25,6 +25,7 @@ typedef struct pgs_state {
   double *zlast;  /* the last solved point: a re-solve's start (settings.resolve.warm) */
   int have_last;
   resolve_seen seen; /* the problem's counters behind diag and rows */
+  double *last;   /* the last checked iterate with a finite residual: returned if the sweeps overflow */
 } pgs_state;
 
 static long pgs_default_max_iter(const cpk_problem *p) { return 10000; }
@@ -38,6 +39,7 @@ static void pgs_free(void *vs)
   free(S->w);
   free(S->slot);
   free(S->zlast);
+  free(S->last);
   free(S);
 }
 
@@ -91,7 +93,8 @@ static int pgs_alloc(void **out, const cpk_problem *p, const cpk_settings *s, cp
   S->diag = cpk_alloc_array(n, sizeof *S->diag);
   S->w = cpk_alloc_array(n, sizeof *S->w);
   S->zlast = cpk_alloc_array(n, sizeof *S->zlast);
-  int rc = (!S->diag || !S->w || !S->zlast) ? CPK_ENOMEM : CPK_OK;
+  S->last = cpk_alloc_array(n, sizeof *S->last);
+  int rc = (!S->diag || !S->w || !S->zlast || !S->last) ? CPK_ENOMEM : CPK_OK;
   if (!rc && p->M->format == CPK_MATRIX_CSC) {
     size_t nnz = (size_t)p->M->csc->p[n];
     S->slot = cpk_alloc_array(nnz ? nnz : 1, sizeof *S->slot);
@@ -146,6 +149,15 @@ static double residual(pgs_state *S, const cpk_problem *p, const double *z)
   return cpk_natural_residual(p, z, S->w);
 }
 
+/* The warm point (or 0) projected on the bounds. */
+static void start(const cpk_problem *p, const double *z0, double *z)
+{
+  for (size_t i = 0; i < p->n; i++) {
+    double v = z0 ? z0[i] : 0.0;
+    z[i] = v < p->lower[i] ? p->lower[i] : (v > p->upper[i] ? p->upper[i] : v);
+  }
+}
+
 static int pgs_solve(void *vs, const cpk_problem *p, const cpk_settings *s, cpk_monitor *mon,
                      cpk_result *r)
 {
@@ -161,12 +173,17 @@ static int pgs_solve(void *vs, const cpk_problem *p, const cpk_settings *s, cpk_
   }
   resolve_seen_set(&S->seen, p);
   const double *z0 = s->z0 ? s->z0 : (S->have_last && s->resolve.warm ? S->zlast : NULL);
-  for (size_t i = 0; i < S->n; i++) { /* start: the warm point (or 0) projected on the bounds */
-    double v = z0 ? z0[i] : 0.0;
-    z[i] = v < p->lower[i] ? p->lower[i] : (v > p->upper[i] ? p->upper[i] : v);
+  start(p, z0, z); /* the warm point (or 0) projected on the bounds */
+  double res = residual(S, p, z);
+  if (z0 && !isfinite(res)) {
+    /* A warm start so far out that Mz + q overflows: the sweeps would make inf - inf = NaN. */
+    start(p, NULL, z);
+    res = residual(S, p, z);
+    cpk_result_set_stat(r, "warm_start_rejected", 1.0);
   }
-  double res = residual(S, p, z), first = res;
-  long sweeps = 0;
+  double first = res;
+  long sweeps = 0, kept = 0;
+  memcpy(S->last, z, S->n * sizeof *z);
   r->status = CPK_STATUS_SOLVED;
   while (res > tol) {
     int stop = cpk_monitor_iteration(mon, sweeps, res);
@@ -178,7 +195,17 @@ static int pgs_solve(void *vs, const cpk_problem *p, const cpk_settings *s, cpk_
     sweeps++;
     if (sweeps % PGS_CHECK_EVERY && sweeps < cpk_monitor_max_iter(mon)) continue;
     res = residual(S, p, z);
-    if (!isfinite(res) || res > 1e6 * (1.0 + first)) {
+    if (!isfinite(res)) { /* never a z of NaN: the last finite iterate, and say so */
+      memcpy(z, S->last, S->n * sizeof *z);
+      r->status = CPK_STATUS_STALLED;
+      snprintf(r->message, sizeof r->message,
+               "diverged: the natural residual overflowed after %ld sweeps; z is the iterate of "
+               "sweep %ld", sweeps, kept);
+      break;
+    }
+    memcpy(S->last, z, S->n * sizeof *z);
+    kept = sweeps;
+    if (res > 1e6 * (1.0 + first)) {
       r->status = CPK_STATUS_STALLED;
       snprintf(r->message, sizeof r->message, "diverged: natural residual %.3g after %ld sweeps", res,
                sweeps);

@@ -73,7 +73,14 @@ if [ "$st" -ne 0 ] || [ ! -s "$tmp/count" ]; then
   tap_done
   exit 1
 fi
-pass "the allocation shim runs cpkit and counts its allocations"
+# An executable that carries its own allocator (clang links ASan's runtime
+# statically) resolves malloc before any preloaded library: the shim then sees
+# nothing, and every sweep below would pass over zero cases.
+if [ "$(cat "$tmp/count")" -eq 0 ] 2>/dev/null; then
+  echo "1..0 # SKIP the allocation shim sees no allocation (malloc resolved in the executable: clang's static ASan runtime; use gcc)"
+  exit 0
+fi
+pass "the allocation shim runs cpkit and counts its allocations ($(cat "$tmp/count") in 'cpkit solvers')"
 
 # One verdict for run k against the clean output in $tmp/ref.
 judge() {

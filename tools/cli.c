@@ -130,6 +130,14 @@ int cli_file_error(const char *name, int code, const cpk_error *err)
   return cli_library_error(name, code, err);
 }
 
+int cli_probe_file(const char *path)
+{
+  cpk_error err;
+  if (!cpk_file_is_hdf5(path)) return CLI_CONTINUE;
+  int rc = cpk_fclib_probe(path, &err);
+  return rc ? cli_file_error(path, rc, &err) : CLI_CONTINUE;
+}
+
 int cli_read_problem(const char *path, cpk_problem **out)
 {
   cpk_error err;
@@ -139,6 +147,8 @@ int cli_read_problem(const char *path, cpk_problem **out)
   *out = NULL;
   if (from_stdin)
     rc = cpk_problem_read_stream(stdin, name, out, &err);
+  else if ((rc = cli_probe_file(path)) != CLI_CONTINUE)
+    return rc;
   else /* an HDF5 file is read as FCLIB, anything else as the text format */
     rc = cpk_problem_read_any(path, out, &err);
   if (rc == CPK_OK && *out) return CLI_CONTINUE;

@@ -80,6 +80,8 @@ int cli_parse_long(const cli_command *cmd, const char *opt, const char *text, lo
 int cli_file_error(const char *name, int code, const cpk_error *err);
 /* Make jansson's failed allocations end the command with a message (main calls it first; see cli.c). */
 void cli_json_watch(void);
+/* An HDF5 file read once in a child process first (cpk_fclib_probe: libhdf5 can crash on a corrupt one): CLI_CONTINUE, or the message printed and CLI_EXIT_INPUT. */
+int cli_probe_file(const char *path);
 /* Read a problem file ("-" = standard input); on failure prints the parser's message and returns CLI_EXIT_INPUT. */
 int cli_read_problem(const char *path, cpk_problem **out);
 

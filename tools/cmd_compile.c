@@ -90,7 +90,9 @@ int cli_compile_system(const cli_compile_args *a, cpk_contact_system **s, cpk_pr
   cpk_error_clear(&err);
   *p = NULL;
   *m = NULL;
-  int rc = cpk_contact_system_read_file(a->system_path, s, &err);
+  int rc = cli_probe_file(a->system_path);
+  if (rc != CLI_CONTINUE) return rc;
+  rc = cpk_contact_system_read_file(a->system_path, s, &err);
   if (rc) return cli_file_error(a->system_path, rc, &err);
   rc = cpk_compile(*s, a->model, &a->options, p, m, &err);
   if (rc) return cli_file_error(a->system_path, rc, &err);

@@ -51,6 +51,27 @@ CPK_API int cpk_problem_read_fclib(const char *path, cpk_problem **out, cpk_erro
  */
 CPK_API int cpk_problem_write_fclib(const cpk_problem *p, const char *path, cpk_error *err);
 
+/**
+ * Read the FCLIB file at path once in a child process (fork) and report
+ * whether that process survived. libhdf5 trusts a file's internal metadata
+ * (object headers, B-trees, local heaps) and can crash on a corrupt file
+ * inside its own calls (1.10.8 segfaults in H5Lexists on a mutated local
+ * heap), before any check of cpkit's can run and where no check from outside
+ * HDF5 can see. A caller that reads files it does not trust calls this first
+ * and reads the file itself only on CPK_OK: the readers then make the same
+ * HDF5 calls on the same bytes as the child did.
+ *
+ * CPK_OK when the child finished, whether or not the file is a valid FCLIB
+ * problem (the reader then gives the message); CPK_EPARSE with `path: the
+ * HDF5 library crashed reading this file (signal ...)` when it died;
+ * CPK_ENOMEM or CPK_EIO when no process could be started. Costs one more read
+ * of the file. The readers never call it (a fork is the caller's choice: not
+ * for multithreaded callers, whose other threads do not exist in the child);
+ * the `cpkit` command and the bench's file suites do, for every HDF5 file.
+ * CPK_OK at once when cpkit was built without HDF5.
+ */
+CPK_API int cpk_fclib_probe(const char *path, cpk_error *err);
+
 /** 1 if the file at path starts with the HDF5 signature, else 0 (also when it cannot be read). */
 CPK_API int cpk_file_is_hdf5(const char *path);
 
