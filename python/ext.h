@@ -49,6 +49,9 @@ PyObject *ext_raise(int code, const char *fmt, ...)
     ;
 /** Raise cpkit.Error from a filled cpk_error (its message, or cpk_strerror when empty). */
 PyObject *ext_raise_error(int code, const cpk_error *err);
+/* Read an HDF5 (FCLIB) file once in a child process first, so a file that crashes libhdf5 itself
+   raises cpkit.Error instead of killing the interpreter (cpk_fclib_probe); CPK_OK for other files. */
+int ext_probe_file(const char *path, cpk_error *err);
 /** Remember the Python class cpkit.Error (called once by the package at import). */
 PyObject *ext_register_error(PyObject *self, PyObject *cls);
 

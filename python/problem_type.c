@@ -189,6 +189,11 @@ PyObject *ext_cone_problem(PyObject *self, PyObject *args)
   return res;
 }
 
+int ext_probe_file(const char *path, cpk_error *err)
+{
+  return cpk_file_is_hdf5(path) ? cpk_fclib_probe(path, err) : CPK_OK;
+}
+
 PyObject *ext_read_problem(PyObject *self, PyObject *args)
 {
   PyObject *path_obj;
@@ -198,7 +203,8 @@ PyObject *ext_read_problem(PyObject *self, PyObject *args)
   if (!PyArg_ParseTuple(args, "O&", PyUnicode_FSConverter, &path_obj)) return NULL;
   cpk_error_clear(&err);
   Py_BEGIN_ALLOW_THREADS
-  rc = cpk_problem_read_any(PyBytes_AS_STRING(path_obj), &p, &err);
+  rc = ext_probe_file(PyBytes_AS_STRING(path_obj), &err);
+  if (!rc) rc = cpk_problem_read_any(PyBytes_AS_STRING(path_obj), &p, &err);
   Py_END_ALLOW_THREADS
   Py_DECREF(path_obj);
   if (rc) return ext_raise_error(rc, &err);

@@ -39,7 +39,8 @@ PyObject *ext_read_system(PyObject *self, PyObject *args)
   int rc;
   if (!PyArg_ParseTuple(args, "O&", PyUnicode_FSConverter, &path_obj)) return NULL;
   cpk_error_clear(&err);
-  rc = cpk_contact_system_read_file(PyBytes_AS_STRING(path_obj), &s, &err);
+  rc = ext_probe_file(PyBytes_AS_STRING(path_obj), &err);
+  if (!rc) rc = cpk_contact_system_read_file(PyBytes_AS_STRING(path_obj), &s, &err);
   Py_DECREF(path_obj);
   if (rc) return ext_raise_error(rc, &err);
   return ext_system_wrap(s);

@@ -114,3 +114,11 @@ def test_problem_arguments():
         cpkit.solve(M2)
     with pytest.raises(TypeError):
         cpkit.Problem("not a handle")
+
+
+def test_file_that_crashes_libhdf5_raises(data_dir):
+    """A corrupt FCLIB file on which libhdf5 itself crashes: an exception, the interpreter lives."""
+    path = os.path.join(data_dir, "reliab", "fclib-heap-size.hdf5")
+    for reader in (cpkit.read_problem, cpkit.read_system):
+        e = raises("CPK_EPARSE", reader, path)
+        assert "crashed" in e.message and "fclib-heap-size.hdf5" in e.message
