@@ -68,26 +68,12 @@ static const struct option solve_longopts[] = {
     {NULL, 0, NULL, 0},
 };
 
-static int unknown_solver(const char *name)
-{
-  char list[256] = "";
-  size_t used = 0;
-  for (size_t k = 0; k < cpk_solver_count() && used < sizeof list; k++) {
-    int wrote = snprintf(list + used, sizeof list - used, "%s%s", k ? ", " : "",
-                         cpk_solver_at(k)->name);
-    if (wrote < 0) break;
-    used += (size_t)wrote;
-  }
-  return cli_usage_error(&cli_cmd_solve, "unknown solver '%s' (valid: %s)", name, list);
-}
-
 static int choose_linsys(const char *name, cpk_settings *s)
 {
   s->linsys = cpk_linsys_find(name);
   if (s->linsys) return CLI_CONTINUE;
-  return cli_usage_error(&cli_cmd_solve, "unknown linear solver '%s' (valid: %s, %s, %s)", name,
-                         cpk_linsys_lapack->name, cpk_linsys_dense->name,
-                         cpk_linsys_umfpack->name);
+  const char *valid[] = {cpk_linsys_lapack->name, cpk_linsys_dense->name, cpk_linsys_umfpack->name};
+  return cli_unknown_name(&cli_cmd_solve, "linear solver", name, valid, 3);
 }
 
 static int apply_option(int c, const char *arg, solve_options *o)
@@ -96,7 +82,7 @@ static int apply_option(int c, const char *arg, solve_options *o)
   switch (c) {
   case OPT_SOLVER:
     o->solver = cpk_solver_find(arg);
-    return o->solver ? CLI_CONTINUE : unknown_solver(arg);
+    return o->solver ? CLI_CONTINUE : cli_unknown_solver(&cli_cmd_solve, arg);
   case OPT_TOL: return cli_parse_double(cmd, "--tol", arg, 0.0, 1, &o->settings.tol);
   case OPT_MAX_ITER: return cli_parse_long(cmd, "--max-iter", arg, 0, &o->settings.max_iter);
   case OPT_TIME_LIMIT:
