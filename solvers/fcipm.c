@@ -342,7 +342,7 @@ static int iterate(fcipm_state *S, const cpk_problem *p, const cpk_settings *s, 
       r->status = CPK_STATUS_SOLVED;
       return CPK_OK;
     }
-    int stop = cpk_monitor_iteration(mon, S->inner, res);
+    int stop = cpk_monitor_log(mon, S->inner, res, NAN, S->mu_c, S->step, NULL);
     if (stop) { /* the limits or the callback: say where it stood */
       r->status = (cpk_status)stop;
       snprintf(r->message, sizeof r->message, "stopped after %ld iterations at cone residual %.3g",

@@ -129,7 +129,7 @@ static int pgs_solve(void *vs, const cpk_problem *p, const cpk_settings *s, cpk_
   long sweeps = 0;
   r->status = CPK_STATUS_SOLVED;
   while (res > tol) {
-    int stop = cpk_monitor_iteration(mon, sweeps, res);
+    int stop = cpk_monitor_log(mon, sweeps, res, NAN, NAN, NAN, z);
     if (stop) {
       r->status = (cpk_status)stop;
       break;

@@ -25,7 +25,7 @@ const cli_command cli_cmd_solve = {
     "  --warm-start FILE   start from z (and basis) in FILE: a JSON result written\n"
     "                      by --json, or plain text with n numbers\n"
     "  --linsys NAME       linear solver: lapack, dense or umfpack (default: automatic)\n"
-    "  -v, --verbose       progress on stderr; twice for one line per iteration\n"
+    "  -v, --verbose       the iteration log and a summary on stderr (see cpkit(1))\n"
     "  --json              print the result as one JSON object\n"
     "  -o, --output FILE   write the output to FILE instead of standard output\n"
     "  -h, --help          show this help\n"
@@ -91,9 +91,7 @@ static int apply_option(int c, const char *arg, solve_options *o)
   case OPT_LINSYS: return choose_linsys(arg, &o->settings);
   case OPT_JSON: o->json = 1; return CLI_CONTINUE;
   case 'o': o->out_path = arg; return CLI_CONTINUE;
-  case 'v':
-    if (o->settings.verbose < 2) o->settings.verbose++;
-    return CLI_CONTINUE;
+  case 'v': o->settings.verbose = 2; return CLI_CONTINUE; /* the iteration log and the summary */
   case 'h': return cli_print_usage(cmd);
   default: return CLI_EXIT_USAGE; /* cli_getopt has said why */
   }

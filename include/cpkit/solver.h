@@ -24,6 +24,18 @@ typedef struct cpk_monitor cpk_monitor;
  * A stop status is returned as a positive int: `return` it through cpk_result.status.
  */
 CPK_API int cpk_monitor_iteration(cpk_monitor *mon, long iteration, double merit);
+/**
+ * cpk_monitor_iteration with the figures of the verbose iteration log: at settings.verbose
+ * >= 2 one line per call, the same columns for every solver (NAN: the method has no such
+ * figure at this iteration): `residual` the natural residual, `merit` the method's merit
+ * function (Lemke: the artificial variable), `comp` its complementarity part (ipm: mu),
+ * `step` the step length taken, and from `z`, the iterate (NULL if not at hand), the count of
+ * active unknowns (at a bound within tol; cone problems: contacts in contact) and of those
+ * whose state (lower/between/upper; separated/sticking/sliding) changed since the last line.
+ * The callback's merit is `residual`, or `merit` when `residual` is NAN.
+ */
+CPK_API int cpk_monitor_log(cpk_monitor *mon, long iteration, double residual, double merit,
+                            double comp, double step, const double *z);
 /** Seconds since the solve started. */
 CPK_API double cpk_monitor_elapsed(const cpk_monitor *mon);
 /** The iteration limit in force (settings.max_iter, or the solver's default when it was 0). */
