@@ -122,7 +122,7 @@ static int check_monotone_diagonal(const cpk_problem *p, cpk_error *err)
     double wii = cpk_matrix_get(p->M, i, i);
     if (wii < 0.0)
       return cpk_error_set(err, CPK_EINVAL,
-                           "fcipm: W[%zu,%zu] = %g < 0: W is not positive semidefinite (not a "
+                           "fcipm: W[%zu,%zu] = %g < 0 (1-based indices): W is not positive semidefinite (not a "
                            "monotone problem), which the interior-point method needs",
                            i + 1, i + 1, wii);
   }

@@ -80,7 +80,7 @@ static int pgs_alloc(void **out, const cpk_problem *p, const cpk_settings *s, cp
     if (!(S->diag[i] >= DBL_MIN)) {
       pgs_free(S);
       return cpk_error_set(err, CPK_EINVAL,
-                           "pgs: M[%zu,%zu] = %g: projected Gauss-Seidel needs a positive diagonal "
+                           "pgs: M[%zu,%zu] = %g (1-based indices): projected Gauss-Seidel needs a positive diagonal "
                            "(a normal number, at least %g)",
                            i + 1, i + 1, cpk_matrix_get(p->M, i, i), DBL_MIN);
     }

@@ -51,9 +51,9 @@ static int check_warm_start(size_t n, const double *z0, const int *basis0, const
 {
   for (size_t i = 0; i < n; i++) {
     if (z0 && !isfinite(z0[i]))
-      return cpk_error_set(err, CPK_EINVAL, "warm start z0[%zu] is not finite", i + 1);
+      return cpk_error_set(err, CPK_EINVAL, "warm start z0[%zu] (1-based) is not finite", i + 1);
     if (basis0 && (basis0[i] < CPK_VAR_AT_LOWER || basis0[i] > CPK_VAR_BASIC))
-      return cpk_error_set(err, CPK_EINVAL, "warm start basis[%zu] is not a variable state", i + 1);
+      return cpk_error_set(err, CPK_EINVAL, "warm start basis[%zu] (1-based) is not a variable state", i + 1);
     if (covering && !(covering[i] > 0.0 && isfinite(covering[i])))
       return cpk_error_set(err, CPK_EINVAL, "covering vector entry %zu (1-based) must be positive", i + 1);
   }
