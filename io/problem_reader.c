@@ -428,7 +428,7 @@ static int parse_mu(reader *r)
   int rc = read_vector(r, "mu", nc, FINITE, NULL, &r->mu);
   for (size_t c = 0; !rc && c < nc; c++)
     if (r->mu[c] < 0)
-      rc = fail(&r->lx, CPK_EPARSE, "mu of contact %zu (1-based) is %.17g: a friction coefficient must be >= 0",
+      rc = fail(&r->lx, CPK_EPARSE, "mu of contact %zu is %.17g (contacts counted from 1): a friction coefficient must be >= 0",
                 c + 1, r->mu[c]);
   return rc;
 }
