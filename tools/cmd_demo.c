@@ -58,7 +58,7 @@ static int list_scenes(const char *dir, const char *match, char ***out, size_t *
   }
   closedir(d);
   if (e) return cli_error("out of memory");
-  qsort(*out, *n, sizeof **out, by_name);
+  if (*n) qsort(*out, *n, sizeof **out, by_name); /* no match leaves *out NULL: qsort must not see it */
   return CLI_EXIT_OK;
 }
 
