@@ -23,9 +23,12 @@ void cpk_jr_push_index(cpk_jr *r, size_t i)
 
 void cpk_jr_pop(cpk_jr *r) { r->depth--; }
 
-static void where(const cpk_jr *r, char *buf, size_t size)
+/* The path as "a.b[2].c"; 1 when it holds an array position. Those are JSON's, counted from 0,
+   and the message says so, since the numbers inside cpkit files ("body": 1) count from 1. */
+static int where(const cpk_jr *r, char *buf, size_t size)
 {
   size_t used = 0;
+  int indexed = 0;
   buf[0] = '\0';
   for (int d = 0; d < r->depth && d < CPK_JR_MAX_DEPTH && used < size; d++) {
     int w = r->stack[d].key
@@ -33,7 +36,9 @@ static void where(const cpk_jr *r, char *buf, size_t size)
                 : snprintf(buf + used, size - used, "[%zu]", r->stack[d].index);
     if (w < 0) break;
     used += (size_t)w;
+    indexed |= !r->stack[d].key;
   }
+  return indexed;
 }
 
 int cpk_jr_fail(cpk_jr *r, const char *fmt, ...)
@@ -43,11 +48,11 @@ int cpk_jr_fail(cpk_jr *r, const char *fmt, ...)
   va_start(ap, fmt);
   vsnprintf(what, sizeof what, fmt, ap);
   va_end(ap);
-  where(r, at, sizeof at);
+  int indexed = where(r, at, sizeof at);
   int depth = r->depth < CPK_JR_MAX_DEPTH ? r->depth : CPK_JR_MAX_DEPTH;
   long line = cpk_json_locate(r->text, r->stack, depth);
-  return cpk_error_set(r->err, CPK_EPARSE, "%s:%ld: %s%s%s", r->path, line, at, at[0] ? ": " : "",
-                       what);
+  return cpk_error_set(r->err, CPK_EPARSE, "%s:%ld: %s%s%s%s", r->path, line, at, at[0] ? ": " : "",
+                       what, indexed ? " (array positions count from 0)" : "");
 }
 
 int cpk_jr_nomem(cpk_jr *r) { return cpk_error_set(r->err, CPK_ENOMEM, "%s: out of memory", r->path); }

@@ -192,12 +192,12 @@ static int validate_bounds(const cpk_problem *p, cpk_error *err)
   for (size_t i = 0; i < p->n; i++) {
     double l = p->lower[i], u = p->upper[i];
     if (isnan(l) || isnan(u))
-      return cpk_error_set(err, CPK_EINVAL, "bound of variable %zu is NaN", i + 1);
+      return cpk_error_set(err, CPK_EINVAL, "bound of variable %zu (1-based) is NaN", i + 1);
     if (l > u)
-      return cpk_error_set(err, CPK_EINVAL, "variable %zu: lower bound %g > upper bound %g", i + 1,
+      return cpk_error_set(err, CPK_EINVAL, "variable %zu (1-based): lower bound %g > upper bound %g", i + 1,
                            l, u);
     if (l == INFINITY || u == -INFINITY)
-      return cpk_error_set(err, CPK_EINVAL, "variable %zu: infinite bound on the wrong side", i + 1);
+      return cpk_error_set(err, CPK_EINVAL, "variable %zu (1-based): infinite bound on the wrong side", i + 1);
   }
   if (p->kind == CPK_KIND_LCP && !cpk_problem_has_lcp_bounds(p))
     return cpk_error_set(err, CPK_EINVAL, "an LCP must have bounds 0 and +inf");
@@ -211,7 +211,7 @@ static int validate_cone(const cpk_problem *p, cpk_error *err)
                          p->n, p->nc, p->cone_dim);
   for (size_t c = 0; c < p->nc; c++)
     if (!(p->mu[c] >= 0.0 && isfinite(p->mu[c])))
-      return cpk_error_set(err, CPK_EINVAL, "contact %zu: friction coefficient %g must be finite and >= 0",
+      return cpk_error_set(err, CPK_EINVAL, "contact %zu (1-based): friction coefficient %g must be finite and >= 0",
                            c + 1, p->mu[c]);
   return CPK_OK;
 }

@@ -3,6 +3,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <stdio.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "harness.h"
@@ -13,7 +15,10 @@ static const char *program(void)
   return p && *p ? p : "gnuplot";
 }
 
-/* Run gnuplot with one argument in directory dir (NULL: here), output discarded; its exit status.
+/*
+ * Run gnuplot with one argument in directory dir (NULL: here), output discarded; its exit
+ * status. A script's messages (warnings included: "empty x range", font fallbacks) go to
+ * SCRIPT.log beside it, never to our stderr: the caller names that file when gnuplot fails.
  */
 static int run(const char *dir, const char *arg)
 {
@@ -25,6 +30,12 @@ static int run(const char *dir, const char *arg)
     if (null >= 0) dup2(null, STDOUT_FILENO);
     if (null >= 0 && !arg[0]) dup2(null, STDERR_FILENO);
     if (dir && chdir(dir)) _exit(126);
+    if (arg[0]) {
+      char log[4096];
+      snprintf(log, sizeof log, "%s.log", arg);
+      int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      dup2(fd >= 0 ? fd : null, STDERR_FILENO);
+    }
     execlp(program(), program(), arg[0] ? arg : "--version", (char *)NULL);
     _exit(127);
   }
@@ -36,8 +47,14 @@ static int run(const char *dir, const char *arg)
 
 int cpk_bench_have_gnuplot(void) { return run(NULL, "") == 0; }
 
-/* Run one script (a file name relative to dir); gnuplot's complaints go to stderr. */
+/* Run one script (a file name relative to dir); its messages in SCRIPT.log, removed when empty. */
 int cpk_bench_gnuplot_script(const char *dir, const char *script)
 {
-  return run(dir, script) == 0 ? CPK_OK : CPK_EIO;
+  int rc = run(dir, script) == 0 ? CPK_OK : CPK_EIO;
+  char log[4096];
+  struct stat st;
+  if (snprintf(log, sizeof log, "%s/%s.log", dir ? dir : ".", script) < (int)sizeof log &&
+      stat(log, &st) == 0 && st.st_size == 0)
+    unlink(log);
+  return rc;
 }

@@ -320,7 +320,7 @@ int cpk_bench_loglog_fit(const double *x, const double *y, size_t m, double *slo
 
 /* 1 if gnuplot can be run (the program is $CPK_GNUPLOT, default `gnuplot`). */
 int cpk_bench_have_gnuplot(void);
-/* Run gnuplot on `script` (a file name) inside dir. */
+/* Run gnuplot on `script` (a file name) inside dir; its messages go to SCRIPT.log there (removed when empty), never to stderr. */
 int cpk_bench_gnuplot_script(const char *dir, const char *script);
 
 /* The trace of one run, for cpk_bench_plot. */

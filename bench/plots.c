@@ -9,6 +9,9 @@
 #include <sys/stat.h>
 #include "harness.h"
 
+/* Line types defined in every script (style_of numbers solvers from 1). */
+enum { CPK_PLOT_STYLES = 24 };
+
 /* Scripts written so far, run together at the end, and the solvers' line styles. */
 typedef struct plot_list {
   char names[256][64];
@@ -17,11 +20,21 @@ typedef struct plot_list {
   size_t nsolvers;
 } plot_list;
 
+/*
+ * A solver's line type: its place among the registered solvers, then among the bench's extra
+ * ones, then among the other names of the run; so it keeps one colour and dash pattern in
+ * every figure of every run, whatever solvers a run compares.
+ */
 static int style_of(const plot_list *L, const char *solver)
 {
+  size_t nreg = cpk_solver_count(), nextra = cpk_bench_extra_solver_count();
+  for (size_t k = 0; k < nreg; k++)
+    if (strcmp(cpk_solver_at(k)->name, solver) == 0) return (int)k + 1;
+  for (size_t k = 0; k < nextra; k++)
+    if (strcmp(cpk_bench_extra_solver_at(k)->name, solver) == 0) return (int)(nreg + k) + 1;
   for (size_t k = 0; k < L->nsolvers; k++)
-    if (strcmp(L->solvers[k], solver) == 0) return (int)k + 1;
-  return (int)L->nsolvers + 1;
+    if (strcmp(L->solvers[k], solver) == 0) return (int)(nreg + nextra + k) + 1;
+  return (int)(nreg + nextra + L->nsolvers) + 1;
 }
 
 /* Every script draws an SVG, then the same plot again as a PNG. */
@@ -33,11 +46,14 @@ static void begin_script(FILE *f, const char *base)
           "set terminal svg size 820,580 dynamic noenhanced font 'Sans,12' background "
           "rgb 'white'\nset output '%s.svg'\nset grid\n",
           base);
-  /* strong colours and dash patterns, so that lines stay apart on paper too */
+  /* strong colours and dash patterns, so that lines stay apart on paper too: no two line
+     types share both (8 colours; dashes 1-4 for the first 8, then 5, then a custom one) */
   static const char *const colours[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e",
                                         "#9467bd", "#000000", "#8c564b", "#e377c2"};
-  for (int k = 0; k < 8; k++)
-    fprintf(f, "set linetype %d lc rgb '%s' lw 2 dt %d\n", k + 1, colours[k], k % 4 + 1);
+  static const char *const dashes[] = {"1", "2", "3", "4", "5", "(12,6,3,6)"};
+  for (int k = 0; k < CPK_PLOT_STYLES; k++)
+    fprintf(f, "set linetype %d lc rgb '%s' lw 2 dt %s\n", k + 1, colours[k % 8],
+            dashes[k < 8 ? k % 4 : k < 16 ? 4 : 5]);
 }
 
 static void end_script(FILE *f, const char *base)
@@ -221,8 +237,9 @@ static void scaling_series(const plot_list *L, FILE *d, FILE *g, const char *bas
     int lt = style_of(L, solvers[s]);
     fprintf(g, "%s'%s.dat' index %zu using 1:2 with points pt 7 ps 1.2 lt %d title '%s",
             first ? "plot " : ", \\\n  ", base, block, lt, solvers[s]);
-    if (fit)
-      fprintf(g, " (slope %.2f)', exp(%.6g) * x**%.6g with lines lt %d notitle", a, b, a, lt);
+    if (fit) /* drawn over the sizes measured only: a fit says nothing beyond them */
+      fprintf(g, " (slope %.2f)', (x >= %.6g && x <= %.6g ? exp(%.6g) * x**%.6g : 1/0) with lines lt %d notitle",
+              a, x[0], x[m - 1], b, a, lt);
     else
       fprintf(g, " (too few sizes to fit)'");
     first = 0;
@@ -251,7 +268,8 @@ static int scaling_plot(const char *dir, const cpk_bench_record *recs, size_t co
     fprintf(g,
             "set title \"Scaling on %s: median time of solved runs, least-squares fit in "
             "log-log\"\nset xlabel '%s'\nset ylabel 'time (s)'\nset logscale xy\n"
-            "set key left top\nset format xy '%%g'\nset xrange [%.6g:%.6g]\n",
+            "set key left top\nset format xy '%%g'\nset xrange [%.6g:%.6g]\n"
+            "set samples 2000 # the fits end close to their first and last sizes\n",
             family,
             cpk_bench_family_is_contact(family) ? "number of contacts" : "number of unknowns n",
             sizes[0] / 1.3, sizes[nsz - 1] * 1.3);
@@ -394,7 +412,7 @@ int cpk_bench_plot(const char *dir, const cpk_bench_record *recs, size_t count,
       char script[80];
       snprintf(script, sizeof script, "%s.gp", L->names[k]);
       if (cpk_bench_gnuplot_script(dir, script))
-        rc = cpk_error_set(err, CPK_EIO, "%s/%s: gnuplot failed", dir, script);
+        rc = cpk_error_set(err, CPK_EIO, "%s/%s: gnuplot failed (its messages: %s/%s.log)", dir, script, dir, script);
     }
     *plotted = !rc;
   }

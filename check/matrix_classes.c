@@ -87,7 +87,7 @@ static int diag_dominance(const chk_data *d, cpk_check_report *r)
       if (j != i) off += fabs(gsl_matrix_get(d->M, i, j));
     if (!(dii > off + d->tol))
       return cpk_check_report_add(r, "diag_dominant", CPK_VERDICT_FAILS,
-                                  "strictly diagonally dominant, positive diagonal: row %zu has "
+                                  "strictly diagonally dominant, positive diagonal: row %zu (1-based) has "
                                   "M_ii = %.4g, sum |M_ij| = %.4g off the diagonal",
                                   i + 1, dii, off) ? CPK_ENOMEM : 0;
   }

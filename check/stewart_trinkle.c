@@ -27,13 +27,13 @@ int chk_stewart_trinkle(const cpk_contact_system *sys, cpk_check_report *r)
     const cpk_contact_params *p = &sys->contacts[c];
     if (p->psi < 0)
       return cpk_check_report_add(r, "stewart_trinkle", CPK_VERDICT_NOT_DECIDED,
-                                  "Stewart-Trinkle: contact %zu penetrates (gap psi = %.6g < 0), "
+                                  "Stewart-Trinkle: contact %zu (1-based) penetrates (gap psi = %.6g < 0), "
                                   "so the sign condition q'z >= 0 on SOL(0, M) and with it "
                                   "Lemke's success are no longer guaranteed", c + 1, p->psi);
     for (int a = 0; a < 4; a++)
       if (p->drift[a] != 0)
         return cpk_check_report_add(r, "stewart_trinkle", CPK_VERDICT_NOT_DECIDED,
-                                    "Stewart-Trinkle: contact %zu has a drift (driven surface) "
+                                    "Stewart-Trinkle: contact %zu (1-based) has a drift (driven surface) "
                                     "velocity, so the sign condition on q is not guaranteed", c + 1);
   }
   return cpk_check_report_add(r, "stewart_trinkle", CPK_VERDICT_HOLDS,

@@ -41,21 +41,21 @@ static int grow(void **arr, size_t *cap, size_t need, size_t size)
 static int check_params(const cpk_contact_params *p, size_t i, cpk_error *err)
 {
   if (!isfinite(p->psi) || !isfinite(p->mu) || p->mu < 0)
-    return cpk_error_set(err, CPK_EINVAL, "contact %zu: psi must be finite and mu >= 0", i + 1);
+    return cpk_error_set(err, CPK_EINVAL, "contact %zu (1-based): psi must be finite and mu >= 0", i + 1);
   if (!(p->e_t > 0) || !(p->e_o > 0) || !(p->e_r >= 0) || !isfinite(p->e_t) || !isfinite(p->e_o) ||
       !isfinite(p->e_r))
-    return cpk_error_set(err, CPK_EINVAL, "contact %zu: need e_t > 0, e_o > 0, e_r >= 0", i + 1);
+    return cpk_error_set(err, CPK_EINVAL, "contact %zu (1-based): need e_t > 0, e_o > 0, e_r >= 0", i + 1);
   if (!all_finite(p->drift, 4))
-    return cpk_error_set(err, CPK_EINVAL, "contact %zu: drift must be finite", i + 1);
+    return cpk_error_set(err, CPK_EINVAL, "contact %zu (1-based): drift must be finite", i + 1);
   if (p->ndirections > 0 && (!p->directions || !all_finite(p->directions, 3 * p->ndirections)))
-    return cpk_error_set(err, CPK_EINVAL, "contact %zu: directions missing or not finite", i + 1);
+    return cpk_error_set(err, CPK_EINVAL, "contact %zu (1-based): directions missing or not finite", i + 1);
   if (p->ndirections > 1000000)
-    return cpk_error_set(err, CPK_EINVAL, "contact %zu: too many directions", i + 1);
+    return cpk_error_set(err, CPK_EINVAL, "contact %zu (1-based): too many directions", i + 1);
   if (!p->compliant) return CPK_OK;
   if (!all_finite(p->K, 9) || !all_finite(p->C, 9) || !all_finite(p->delta_prev, 3) ||
       !(p->delta_max > 0))
     return cpk_error_set(err, CPK_EINVAL,
-                         "contact %zu: compliance needs finite K, C, delta_prev and delta_max > 0",
+                         "contact %zu (1-based): compliance needs finite K, C, delta_prev and delta_max > 0",
                          i + 1);
   return CPK_OK;
 }
@@ -160,7 +160,7 @@ static int local_defaults(cpk_contact_system *s, size_t nc, const double *mu, cp
     cpk_contact_params_default(&s->contacts[i]);
     if (mu) s->contacts[i].mu = mu[i];
     if (!(s->contacts[i].mu >= 0) || !isfinite(s->contacts[i].mu))
-      return cpk_error_set(err, CPK_EINVAL, "contact %zu: mu must be finite and >= 0", i + 1);
+      return cpk_error_set(err, CPK_EINVAL, "contact %zu (1-based): mu must be finite and >= 0", i + 1);
   }
   return CPK_OK;
 }
@@ -222,12 +222,12 @@ static int store_directions(cpk_contact_system *s, cpk_contact_params *dst,
 int cpk_contact_set_params(cpk_contact_system *s, size_t i, const cpk_contact_params *params,
                            cpk_error *err)
 {
-  if (!s || !params || i >= s->nc) return cpk_error_set(err, CPK_EINVAL, "no contact %zu", i + 1);
+  if (!s || !params || i >= s->nc) return cpk_error_set(err, CPK_EINVAL, "no contact %zu (1-based)", i + 1);
   int rc = check_params(params, i, err);
   if (rc) return rc;
   cpk_contact_params copy = *params;
   rc = store_directions(s, &copy, params);
-  if (rc) return cpk_error_set(err, rc, "contact %zu: %s", i + 1, cpk_strerror(rc));
+  if (rc) return cpk_error_set(err, rc, "contact %zu (1-based): %s", i + 1, cpk_strerror(rc));
   s->contacts[i] = copy;
   return CPK_OK;
 }
@@ -256,19 +256,19 @@ static int check_rows(const cpk_contact_system *s, size_t nrows, const cpk_int *
 {
   size_t c = s->nc + 1;
   if (nrows == 0 || !rows || !w[0])
-    return cpk_error_set(err, CPK_EINVAL, "contact %zu: at least one row, and W_n, are required",
+    return cpk_error_set(err, CPK_EINVAL, "contact %zu (1-based): at least one row, and W_n, are required",
                          c);
   for (size_t k = 0; k < nrows; k++) {
     if (rows[k] < 0 || (size_t)rows[k] >= s->nv)
-      return cpk_error_set(err, CPK_EINVAL, "contact %zu: row %lld out of range 1..%zu", c,
+      return cpk_error_set(err, CPK_EINVAL, "contact %zu (1-based): row %lld out of range 1..%zu", c,
                            (long long)rows[k] + 1, s->nv);
     for (size_t l = 0; l < k; l++)
       if (rows[l] == rows[k])
-        return cpk_error_set(err, CPK_EINVAL, "contact %zu: row %lld given twice", c,
+        return cpk_error_set(err, CPK_EINVAL, "contact %zu (1-based): row %lld given twice", c,
                              (long long)rows[k] + 1);
     for (int a = 0; a < 4; a++)
       if (w[a] && !isfinite(w[a][k]))
-        return cpk_error_set(err, CPK_EINVAL, "contact %zu: non-finite wrench entry", c);
+        return cpk_error_set(err, CPK_EINVAL, "contact %zu (1-based): non-finite wrench entry", c);
   }
   return CPK_OK;
 }
@@ -299,7 +299,7 @@ int cpk_contact_system_add_contact(cpk_contact_system *s, const cpk_contact_para
   if (!rc && cap_rows != s->cap_rows) rc = CPK_ENOMEM; /* both arrays grow in step */
   cpk_contact_params copy = *params;
   if (!rc) rc = store_directions(s, &copy, params);
-  if (rc) return cpk_error_set(err, rc, "adding contact %zu: %s", s->nc + 1, cpk_strerror(rc));
+  if (rc) return cpk_error_set(err, rc, "adding contact %zu (1-based): %s", s->nc + 1, cpk_strerror(rc));
   store_rows(s, nrows, rows, w);
   s->contacts[s->nc] = copy;
   s->wptr[s->nc + 1] = need_rows;

@@ -164,7 +164,7 @@ static int element_directions(cpk_varmap *C, const cpk_contact_params *p, size_t
     for (size_t j = 0; j < p->ndirections && !rc; j++) {
       if (p->directions[3 * j + 2] != 0.0)
         return cpk_error_set(err, CPK_EINVAL,
-                             "contact %zu: an element's friction directions have no twist", c + 1);
+                             "contact %zu (1-based): an element's friction directions have no twist", c + 1);
       rc = cvm_push_dir(C, p->directions[3 * j], p->directions[3 * j + 1], 0.0);
     }
   } else {

@@ -164,7 +164,7 @@ const cpk_implicit_body *cpk_implicit_system_body(const cpk_implicit_system *s, 
 int cpk_implicit_system_set_body(cpk_implicit_system *s, size_t i, const cpk_implicit_body *b,
                                  cpk_error *err)
 {
-  if (i >= s->nb) return cpk_error_set(err, CPK_EINVAL, "no body %zu", i);
+  if (i >= s->nb) return cpk_error_set(err, CPK_EINVAL, "no body %zu (1-based)", i + 1);
   return check_body(b, &s->bodies[i], err);
 }
 

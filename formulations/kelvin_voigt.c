@@ -54,7 +54,7 @@ static int compliance_data(cvm_contact *cc, const cpk_contact_params *p, double 
     cc->Cdprev[a] = p->C[3 * a] * p->delta_prev[0] + p->C[3 * a + 1] * p->delta_prev[1] +
                     p->C[3 * a + 2] * p->delta_prev[2];
   if (!(fabs(det3(cc->S)) > 1e-14 * scale * scale * scale))
-    return cpk_error_set(err, CPK_EINVAL, "contact %zu: h K + C is singular", c + 1);
+    return cpk_error_set(err, CPK_EINVAL, "contact %zu (1-based): h K + C is singular", c + 1);
   cc->compliant = 1;
   cc->delta_max = p->delta_max;
   return CPK_OK;

@@ -83,7 +83,7 @@ static int setup_pair(cpk_implicit_map *M, const cpk_implicit_system *s, size_t 
   }
   for (int a = 0; a < 3; a++) p->Cdprev[a] = cim_dot(q->C + 3 * a, q->delta_prev);
   if (!(fabs(det3(p->S)) > 1e-14 * scale * scale * scale))
-    return cpk_error_set(err, CPK_EINVAL, "pair %zu: h K + C is singular", i + 1);
+    return cpk_error_set(err, CPK_EINVAL, "pair %zu (1-based): h K + C is singular", i + 1);
   p->m = CIM_PNS + 1;
   p->kpnr = p->kf = p->ksig = (size_t)-1;
   p->nf = 0;

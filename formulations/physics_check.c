@@ -139,7 +139,7 @@ static void judge(const cpk_varmap *m, const double *P, const double *U, double 
         snprintf(f.what, sizeof f.what, "friction (%.3g, %.3g, %.3g) not opposite to the slip "
                  "(%.3g, %.3g, %.3g)", P[4 * c + 1], P[4 * c + 2], P[4 * c + 3], U[4 * c + 1],
                  U[4 * c + 2], U[4 * c + 3]);
-      snprintf(out->message, sizeof out->message, "contact %zu: %s (%.2g relative)", c + 1,
+      snprintf(out->message, sizeof out->message, "contact %zu (1-based): %s (%.2g relative)", c + 1,
                f.what, fw);
     }
   }

@@ -257,7 +257,7 @@ static int read_vector(reader *r, const char *what, size_t count, int allow, con
     }
     rc = read_value(r, what, k, count, allow, &v[k]);
     if (!rc && floor && v[k] < floor[k])
-      rc = fail(&r->lx, CPK_EPARSE, "variable %zu: upper bound %s is below its lower bound %.17g",
+      rc = fail(&r->lx, CPK_EPARSE, "variable %zu (1-based): upper bound %s is below its lower bound %.17g",
                 k + 1, r->lx.tok, floor[k]);
   }
   if (rc) {
@@ -428,7 +428,7 @@ static int parse_mu(reader *r)
   int rc = read_vector(r, "mu", nc, FINITE, NULL, &r->mu);
   for (size_t c = 0; !rc && c < nc; c++)
     if (r->mu[c] < 0)
-      rc = fail(&r->lx, CPK_EPARSE, "mu of contact %zu is %.17g: a friction coefficient must be >= 0",
+      rc = fail(&r->lx, CPK_EPARSE, "mu of contact %zu is %.17g (contacts counted from 1): a friction coefficient must be >= 0",
                 c + 1, r->mu[c]);
   return rc;
 }

@@ -45,11 +45,25 @@ static int put(json_t *o, const char *key, json_t *v)
   return json_object_set_new(o, key, v) != 0;
 }
 
+/*
+ * Counts (pivots, factorizations, ...) are stored as doubles with the rest of the statistics;
+ * a reader expects them as JSON integers. Times (names ending in "_s") stay real even when whole.
+ */
+static json_t *jstat(const cpk_stat *st)
+{
+  size_t len = strlen(st->name);
+  int is_time = len >= 2 && strcmp(st->name + len - 2, "_s") == 0;
+  double v = st->value;
+  if (!is_time && isfinite(v) && v == floor(v) && fabs(v) <= 9007199254740992.0) /* 2^53 */
+    return json_integer((json_int_t)v);
+  return jnum(v);
+}
+
 static json_t *stats_object(const cpk_result *r)
 {
   json_t *o = json_object();
   for (size_t k = 0; o && k < r->nstats; k++)
-    if (put(o, r->stats[k].name, jnum(r->stats[k].value))) {
+    if (put(o, r->stats[k].name, jstat(&r->stats[k]))) {
       json_decref(o);
       return NULL;
     }

@@ -105,8 +105,8 @@ static int json_z(warm *w, const json_t *root)
   for (size_t i = 0; i < w->n; i++) {
     const json_t *v = json_array_get(z, i);
     if (json_is_null(v))
-      return fail(w, CPK_EPARSE, line, "z[%zu] is null (a value that was not finite)", i + 1);
-    if (!json_is_number(v)) return fail(w, CPK_EPARSE, line, "z[%zu] is not a number", i + 1);
+      return fail(w, CPK_EPARSE, line, "z[%zu] (1-based) is null (a value that was not finite)", i + 1);
+    if (!json_is_number(v)) return fail(w, CPK_EPARSE, line, "z[%zu] (1-based) is not a number", i + 1);
     w->z[i] = json_number_value(v);
   }
   return CPK_OK;
@@ -139,7 +139,7 @@ static int json_basis(warm *w, const json_t *root)
                 json_array_size(b), w->n);
   for (size_t i = 0; i < w->n; i++)
     if (!basis_entry(json_array_get(b, i), &w->basis[i]))
-      return fail(w, CPK_EPARSE, line, "basis[%zu] is not lower, upper, basic, 0, 1 or 2", i + 1);
+      return fail(w, CPK_EPARSE, line, "basis[%zu] (1-based) is not lower, upper, basic, 0, 1 or 2", i + 1);
   w->has_basis = 1;
   return CPK_OK;
 }

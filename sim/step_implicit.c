@@ -182,7 +182,7 @@ static int contact_of(cpk_world *w, const cpk_implicit_map *map, const double *z
 {
   cpk_implicit_contact c;
   int rc = cpk_implicit_map_contact(map, z, k, &c);
-  if (rc) return cpk_error_set(err, rc, "kelvin-voigt-implicit: pair %zu cannot be evaluated", k);
+  if (rc) return cpk_error_set(err, rc, "kelvin-voigt-implicit: pair %zu (1-based) cannot be evaluated", k + 1);
   cpk_sim_contact *K = &w->contacts[k];
   sim_memory *M = &w->memory[k];
   K->body[0] = M->body[0] = pair->body[0];

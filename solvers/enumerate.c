@@ -396,7 +396,7 @@ static int enum_solve(void *state, const cpk_problem *p, const cpk_settings *s, 
       break;
     }
     if (cnt.sets > 0 && cnt.sets % ENUM_CHECK_EVERY == 0 &&
-        (stop = cpk_monitor_iteration(mon, (long)cnt.sets, (double)r->nsolutions)))
+        (stop = cpk_monitor_log(mon, (long)cnt.sets, NAN, (double)r->nsolutions, NAN, NAN, NULL)))
       break;
     if ((rc = visit(ws, p, r, &cnt))) return rc;
     next_set(ws);

@@ -122,7 +122,7 @@ static int check_monotone_diagonal(const cpk_problem *p, cpk_error *err)
     double wii = cpk_matrix_get(p->M, i, i);
     if (wii < 0.0)
       return cpk_error_set(err, CPK_EINVAL,
-                           "fcipm: W[%zu,%zu] = %g < 0: W is not positive semidefinite (not a "
+                           "fcipm: W[%zu,%zu] = %g < 0 (1-based indices): W is not positive semidefinite (not a "
                            "monotone problem), which the interior-point method needs",
                            i + 1, i + 1, wii);
   }
@@ -342,7 +342,7 @@ static int iterate(fcipm_state *S, const cpk_problem *p, const cpk_settings *s, 
       r->status = CPK_STATUS_SOLVED;
       return CPK_OK;
     }
-    int stop = cpk_monitor_iteration(mon, S->inner, res);
+    int stop = cpk_monitor_log(mon, S->inner, res, NAN, S->mu_c, S->step, NULL);
     if (stop) { /* the limits or the callback: say where it stood */
       r->status = (cpk_status)stop;
       snprintf(r->message, sizeof r->message, "stopped after %ld iterations at cone residual %.3g",

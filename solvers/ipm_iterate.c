@@ -175,7 +175,7 @@ int ipm_iterate(ipm_state *S, const cpk_problem *p, const cpk_settings *s, cpk_m
     S->iter++;
     ipm_note(S, p, &res);
     S->mu = ipm_mu(S, p, S->z, S->wl, S->wu);
-    stop = cpk_monitor_iteration(mon, S->iter, res);
+    stop = cpk_monitor_log(mon, S->iter, res, NAN, S->mu, S->step, S->z);
     if (!stop) stop = cpk_monitor_before_factor(mon, S->ls); /* every iteration factors */
     if ((S->stopped = stop)) {
       r->status = (cpk_status)stop;

@@ -866,7 +866,7 @@ static int run(lemke_state *S, const cpk_problem *p, const cpk_settings *s, int 
       return RUN_DONE;
     }
     size_t t_pos = (size_t)S->basis.pos[LEMKE_VAR_T(&S->basis)];
-    int stop = cpk_monitor_iteration(mon, S->pivots + S->flips, S->xb[t_pos]);
+    int stop = cpk_monitor_log(mon, S->pivots + S->flips, NAN, S->xb[t_pos], NAN, NAN, NULL);
     cpk_linsys_stats ls; /* a pivot that must refactor asks whether the clock allows it */
     cpk_linsys_get_stats(S->basis.ls, &ls);
     if (!stop && ls.updates_since_factor >= S->basis.refactor_interval)

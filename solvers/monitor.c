@@ -1,4 +1,5 @@
 /* monitor.c: iteration/time limits, the user callback and verbose lines, for every solver. */
+#include <math.h>
 #include <stdio.h>
 #include <cpkit/util.h>
 #include "monitor.h"
@@ -12,6 +13,7 @@ void cpk_monitor_start(cpk_monitor *mon, const cpk_settings *s, const char *solv
   mon->seen_factorizations = -1;
   mon->seen_factor_time = 0.0;
   mon->factor_estimate = 0.0;
+  cpk_monitor_track(mon, NULL, NULL);
 }
 
 double cpk_monitor_elapsed(const cpk_monitor *mon) { return cpk_wtime() - mon->start; }
@@ -45,13 +47,15 @@ int cpk_monitor_before_factor(cpk_monitor *mon, const cpk_linsys *ls)
   return cpk_monitor_fits(mon, mon->factor_estimate) ? 0 : CPK_STATUS_TIME_LIMIT;
 }
 
+/* A plug-in's progress measure goes to the log's merit column. */
 int cpk_monitor_iteration(cpk_monitor *mon, long iteration, double merit)
 {
+  return cpk_monitor_log(mon, iteration, NAN, merit, NAN, NAN, NULL);
+}
+
+int cpk_monitor_check(cpk_monitor *mon, long iteration, double merit, double elapsed)
+{
   const cpk_settings *s = mon->settings;
-  double elapsed = cpk_monitor_elapsed(mon);
-  if (s->verbose >= 2)
-    fprintf(s->log ? s->log : stderr, "%s: iter %6ld  merit %-12.6g  %.3fs\n", mon->solver,
-            iteration, merit, elapsed);
   if (s->callback) {
     cpk_iteration_info info = {mon->solver, iteration, merit, elapsed};
     if (s->callback(&info, s->callback_data)) return CPK_STATUS_STALLED;

@@ -11,8 +11,17 @@ struct cpk_monitor {
   /* cpk_monitor_before_factor: the linear solver's counters when last seen, and the estimate */
   long seen_factorizations;
   double seen_factor_time, factor_estimate;
+  /* the iteration log (monitor_log.c): the problem, a mode per unknown or contact (NULL when
+     verbose < 2: allocated by cpk_solver_alloc), whether they hold a previous line's */
+  const cpk_problem *problem;
+  unsigned char *modes;
+  int modes_valid, log_header_done;
 };
 
 /** Start monitoring a solve now. */
 void cpk_monitor_start(cpk_monitor *mon, const cpk_settings *s, const char *solver, long max_iter);
+/** Give the log the problem and its mode array (p->n, or p->nc for cone problems; may be NULL). */
+void cpk_monitor_track(cpk_monitor *mon, const cpk_problem *p, unsigned char *modes);
+/** The callback and the limits, after the log line: 0 or the stop status. */
+int cpk_monitor_check(cpk_monitor *mon, long iteration, double merit, double elapsed);
 #endif

@@ -119,7 +119,7 @@ static int iterate(newton_ws *ws, const cpk_problem *p, double tol, cpk_monitor 
     k++;
     watchdog(ws);
     res = cpk_natural_residual(p, ws->z, ws->w);
-    int stop = cpk_monitor_iteration(mon, ws->iter, res);
+    int stop = cpk_monitor_log(mon, ws->iter, res, ws->merit, NAN, ws->last_step, ws->z);
     if (!stop) stop = cpk_monitor_before_factor(mon, ws->ls);
     if (res <= tol) break;
     if (stop) {

@@ -248,7 +248,7 @@ static int nsgs_solve(void *vs, const cpk_problem *p, const cpk_settings *s, cpk
   memcpy(S->best, z, p->n * sizeof *z);
   r->status = CPK_STATUS_SOLVED;
   while (!(res <= tol)) {
-    int stop = cpk_monitor_iteration(mon, sweeps, res);
+    int stop = cpk_monitor_log(mon, sweeps, res, NAN, NAN, counts.change, z);
     if (stop) { /* the limits or the callback: say where it stood */
       r->status = (cpk_status)stop;
       snprintf(r->message, sizeof r->message, "stopped after %ld sweeps at residual %.3g", sweeps,

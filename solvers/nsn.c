@@ -355,7 +355,7 @@ static int iterate(nsn_state *S, const cpk_problem *p, const cpk_settings *s, cp
   keep_best(S, res);
   reset_progress(S);
   while (!(res <= tol)) {
-    int stop = cpk_monitor_iteration(mon, S->iter, res), done = 0;
+    int stop = cpk_monitor_log(mon, S->iter, res, S->merit, NAN, NAN, S->r), done = 0;
     if (stop) {
       set_status(r, (cpk_status)stop, "stopped", res, S->merit);
       return CPK_OK;

@@ -76,7 +76,7 @@ static int set_diagonal(pgs_state *S, const cpk_problem *p, cpk_error *err)
     /* a subnormal pivot turns the first division into infinity: as good as zero */
     if (!(S->diag[i] >= DBL_MIN))
       return cpk_error_set(err, CPK_EINVAL,
-                           "pgs: M[%zu,%zu] = %g: projected Gauss-Seidel needs a positive diagonal "
+                           "pgs: M[%zu,%zu] = %g (1-based indices): projected Gauss-Seidel needs a positive diagonal "
                            "(a normal number, at least %g)",
                            i + 1, i + 1, S->diag[i], DBL_MIN);
   }
@@ -186,7 +186,7 @@ static int pgs_solve(void *vs, const cpk_problem *p, const cpk_settings *s, cpk_
   memcpy(S->last, z, S->n * sizeof *z);
   r->status = CPK_STATUS_SOLVED;
   while (res > tol) {
-    int stop = cpk_monitor_iteration(mon, sweeps, res);
+    int stop = cpk_monitor_log(mon, sweeps, res, NAN, NAN, NAN, z);
     if (stop) {
       r->status = (cpk_status)stop;
       break;

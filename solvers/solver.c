@@ -13,6 +13,7 @@ struct cpk_solver {
   cpk_settings settings;      /* copy; array fields point at the copies below */
   double *z0, *covering;
   int *basis0;
+  unsigned char *modes;       /* the iteration log's state per unknown; verbose >= 2 only */
   void *state;
   resolve_seen seen; /* the problem's change counters when the state was built */
 };
@@ -39,6 +40,8 @@ static int own_settings(cpk_solver *s, const cpk_settings *given)
       copy_array((void **)&s->basis0, given->basis0, n, sizeof(int)) ||
       copy_array((void **)&s->covering, given->lemke.covering, n, sizeof(double)))
     return CPK_ENOMEM;
+  /* n + 1 bytes: a cone problem's nc contacts are fewer than its n unknowns, and n may be 0 */
+  if (given->verbose >= 2 && !s->modes && !(s->modes = calloc(n + 1, 1))) return CPK_ENOMEM;
   s->settings.z0 = given->z0 ? s->z0 : NULL;
   s->settings.basis0 = given->basis0 ? s->basis0 : NULL;
   s->settings.lemke.covering = given->lemke.covering ? s->covering : NULL;
@@ -50,11 +53,11 @@ static int check_warm_start(size_t n, const double *z0, const int *basis0, const
 {
   for (size_t i = 0; i < n; i++) {
     if (z0 && !isfinite(z0[i]))
-      return cpk_error_set(err, CPK_EINVAL, "warm start z0[%zu] is not finite", i + 1);
+      return cpk_error_set(err, CPK_EINVAL, "warm start z0[%zu] (1-based) is not finite", i + 1);
     if (basis0 && (basis0[i] < CPK_VAR_AT_LOWER || basis0[i] > CPK_VAR_BASIC))
-      return cpk_error_set(err, CPK_EINVAL, "warm start basis[%zu] is not a variable state", i + 1);
+      return cpk_error_set(err, CPK_EINVAL, "warm start basis[%zu] (1-based) is not a variable state", i + 1);
     if (covering && !(covering[i] > 0.0 && isfinite(covering[i])))
-      return cpk_error_set(err, CPK_EINVAL, "covering vector entry %zu must be positive", i + 1);
+      return cpk_error_set(err, CPK_EINVAL, "covering vector entry %zu (1-based) must be positive", i + 1);
   }
   return CPK_OK;
 }
@@ -154,6 +157,7 @@ int cpk_solver_solve(cpk_solver *s, cpk_result *r, cpk_error *err)
   long max_iter = s->settings.max_iter;
   if (max_iter == 0) max_iter = s->type->default_max_iter ? s->type->default_max_iter(p) : 1000;
   cpk_monitor_start(&mon, &s->settings, s->type->name, max_iter);
+  cpk_monitor_track(&mon, p, s->modes);
   rc = s->type->solve(s->state, p, &s->settings, &mon, r);
   r->time_s = cpk_monitor_elapsed(&mon);
   if (rc) return cpk_error_set(err, rc, "%s: %s", s->type->name, cpk_strerror(rc));
@@ -174,6 +178,7 @@ void cpk_solver_free(cpk_solver *s)
   free(s->z0);
   free(s->basis0);
   free(s->covering);
+  free(s->modes);
   free(s);
 }
 

@@ -36,8 +36,8 @@ sed 's/"mu": 0.3/"mu": 1.5/' "$d/sliding_block_h0.json" >"$tmp/fast.json"
 "$CPKIT" check "$tmp/fast.json" --model point-coulomb >"$tmp/out" 2>&1; st=$?
 ok "--model: mu 1.5 above the bound fails" 'test $st -eq 0 && grep -q "^fails *mu = 1.5 > mu_bar = 1.4" "$tmp/out"'
 "$CPKIT" check --json "$d/sphere_penetrating.json" --model polyhedral >"$tmp/out" 2>&1; st=$?
-ok "--model --json: penetrating contact named" 'test $st -eq 0 && grep -q "\"stewart_trinkle\"" "$tmp/out" && grep -q "contact 1 penetrates" "$tmp/out"'
+ok "--model --json: penetrating contact named" 'test $st -eq 0 && grep -q "\"stewart_trinkle\"" "$tmp/out" && grep -q "contact 1 (1-based) penetrates" "$tmp/out"'
 "$CPKIT" check "$d/sliding_block_h0.json" --model nosuch >"$tmp/out" 2>"$tmp/err"; st=$?
-ok "--model unknown: exit 1 with a message" 'test $st -eq 1 && test -s "$tmp/err"'
+ok "--model unknown: usage error (exit 2) with a message" 'test $st -eq 2 && test -s "$tmp/err"'
 echo "1..$n"
 test $nfail -eq 0

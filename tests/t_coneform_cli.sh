@@ -41,7 +41,7 @@ check "point-coulomb --form cone to stdout: dim 3" eval 'status_is 0 && has "\"d
 run compile "$ex/block-on-plane.json" --model polyhedral --form cone
 check "polyhedral --form cone: exit 1 with the reason" eval 'status_is 1 && one_error_line && has "cone form" "$tmp/err"'
 run compile "$ex/block-on-plane.json" --model point-coulomb --form conic
-check "--form conic: usage error naming cone" eval 'status_is 2 && has "reduced, mixed or cone" "$tmp/err"'
+check "--form conic: usage error naming cone" eval 'status_is 2 && has "valid: reduced, mixed, cone" "$tmp/err"'
 
 # ---- solve-system with a cone solver ------------------------------------------------
 "$CPKIT" solvers >"$tmp/solvers" 2>/dev/null

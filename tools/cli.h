@@ -67,6 +67,18 @@ int cli_library_error(const char *context, int code, const cpk_error *err);
  */
 int cli_getopt(const cli_command *cmd, int argc, char **argv, const char *shortopts,
                const struct option *longopts);
+/*
+ * The one message for a name that is not one of `valid` (solver, model, command, suite...):
+ * "unknown WHAT 'NAME'; did you mean 'X'? (valid: a, b, c)" as a usage error (exit 2).
+ */
+int cli_unknown_name(const cli_command *cmd, const char *what, const char *name,
+                     const char *const *valid, size_t nvalid);
+/* The valid name closest to `name` (a typo or a prefix away), or NULL. */
+const char *cli_closest_name(const char *name, const char *const *valid, size_t nvalid);
+/* cli_unknown_name over the registered solvers. */
+int cli_unknown_solver(const cli_command *cmd, const char *name);
+/* cli_unknown_name over the contact models, plus `extra` (NULL or one more accepted name). */
+int cli_unknown_model(const cli_command *cmd, const char *name, const char *extra);
 /* Print cmd->usage on stdout; returns CLI_EXIT_OK. */
 int cli_print_usage(const cli_command *cmd);
 

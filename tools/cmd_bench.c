@@ -96,6 +96,17 @@ static const struct option bench_longopts[] = {
     {NULL, 0, NULL, 0},
 };
 
+/* The registered solvers and the bench's extra ones (Siconos), for the unknown-solver message. */
+static int unknown_solver(const char *name)
+{
+  const char *names[96];
+  size_t n = 0;
+  for (size_t k = 0; k < cpk_solver_count() && n < 64; k++) names[n++] = cpk_solver_at(k)->name;
+  for (size_t k = 0; k < cpk_bench_extra_solver_count() && n < 96; k++)
+    names[n++] = cpk_bench_extra_solver_at(k)->name;
+  return cli_unknown_name(&cli_cmd_bench, "solver", name, names, n);
+}
+
 /* "a,b,c" into the list of solver types, each once. */
 static int parse_solvers(bench_cli *b, const char *arg)
 {
@@ -105,7 +116,7 @@ static int parse_solvers(bench_cli *b, const char *arg)
   for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
     const cpk_solver_type *T = cpk_bench_solver_find(tok);
     if (!T) {
-      int st = cli_usage_error(&cli_cmd_bench, "unknown solver '%s' (see 'cpkit solvers')", tok);
+      int st = unknown_solver(tok);
       free(copy);
       return st;
     }
@@ -218,8 +229,12 @@ static int run(int argc, char **argv)
   if (st == CLI_CONTINUE && b.list) st = list_suites();
   for (int k = optind; st == CLI_CONTINUE && k < argc; k++) {
     int rc = cpk_bench_suite_add(&suite, argv[k], &err);
-    if (rc == CPK_ENOTFOUND)
-      st = cli_usage_error(&cli_cmd_bench, "%s", err.message);
+    if (rc == CPK_ENOTFOUND) { /* not a file either: most likely a misspelled suite name */
+      const char *const *names = cpk_bench_suite_names();
+      size_t n = 0;
+      while (names[n]) n++;
+      st = cli_unknown_name(&cli_cmd_bench, "suite", argv[k], names, n);
+    }
     else if (rc)
       st = cli_library_error(NULL, rc, &err);
   }

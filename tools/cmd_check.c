@@ -1,4 +1,5 @@
 /* cmd_check.c: `cpkit check`, the existence/uniqueness report of a problem file or a contact system. */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
@@ -41,6 +42,18 @@ typedef struct check_options {
   int json;
 } check_options;
 
+/* A contact-system file starts with '{'; a problem file never does. */
+static int looks_like_json(const char *path)
+{
+  if (strcmp(path, "-") == 0) return 0;
+  FILE *f = fopen(path, "r");
+  int c = ' ';
+  if (!f) return 0; /* the reader reports it */
+  while (c != EOF && isspace(c)) c = fgetc(f);
+  fclose(f);
+  return c == '{';
+}
+
 static int parse(int argc, char **argv, check_options *o)
 {
   static const struct option longopts[] = {
@@ -52,7 +65,12 @@ static int parse(int argc, char **argv, check_options *o)
   long maxn;
   while (status == CLI_CONTINUE && (c = cli_getopt(cmd, argc, argv, ":h", longopts)) != -1) {
     switch (c) {
-    case OPT_MODEL: o->model = optarg; break;
+    case OPT_MODEL: {
+      cpk_contact_model m;
+      if (cpk_contact_model_from_name(optarg, &m)) return cli_unknown_model(cmd, optarg, NULL);
+      o->model = optarg;
+      break;
+    }
     case OPT_JSON: o->json = 1; break;
     case OPT_MAX_N:
       status = cli_parse_long(cmd, "--max-n", optarg, 0, &maxn);
@@ -66,6 +84,9 @@ static int parse(int argc, char **argv, check_options *o)
   if (optind == argc) return cli_usage_error(cmd, "missing FILE");
   if (optind + 1 < argc) return cli_usage_error(cmd, "unexpected argument '%s'", argv[optind + 1]);
   o->path = argv[optind];
+  if (!o->model && looks_like_json(o->path))
+    return cli_usage_error(cmd, "%s is a contact system (JSON): say which model to check it with, "
+                           "e.g. --model point-coulomb", o->path);
   return CLI_CONTINUE;
 }
 

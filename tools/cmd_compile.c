@@ -61,10 +61,7 @@ int cli_compile_option(const cli_command *cmd, int c, const char *arg, cli_compi
   switch (c) {
   case CLI_OPT_MODEL:
     if (cpk_contact_model_from_name(arg, &m))
-      return cli_usage_error(cmd,
-                             "unknown model '%s' (valid: point-coulomb, elliptic-torsional, "
-                             "polyhedral, kelvin-voigt, distributed)",
-                             arg);
+      return cli_unknown_model(cmd, arg, NULL);
     a->model = arg;
     return CLI_CONTINUE;
   case CLI_OPT_DIRECTIONS: return parse_directions(cmd, arg, &a->options);
@@ -76,7 +73,7 @@ int cli_compile_option(const cli_command *cmd, int c, const char *arg, cli_compi
     else if (strcmp(arg, "cone") == 0)
       a->options.form = CPK_FORM_CONE;
     else
-      return cli_usage_error(cmd, "--form expects reduced, mixed or cone, got '%s'", arg);
+      return cli_unknown_name(cmd, "--form", arg, (const char *const[]){"reduced", "mixed", "cone"}, 3);
     return CLI_CONTINUE;
   case CLI_OPT_DENSE: a->options.dense = 1; return CLI_CONTINUE;
   default: return CLI_NOT_COMPILE_OPTION;

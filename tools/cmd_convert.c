@@ -44,7 +44,7 @@ static int parse_options(int argc, char **argv, const char **in, const char **ou
     to = optarg;
   }
   if (to && strcmp(to, "text") != 0 && strcmp(to, "fclib") != 0) {
-    cli_usage_error(&cli_cmd_convert, "--to must be text or fclib, not '%s'", to);
+    cli_unknown_name(&cli_cmd_convert, "--to format", to, (const char *const[]){"text", "fclib"}, 2);
     return -1;
   }
   if (argc - optind != 2) {

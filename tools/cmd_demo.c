@@ -58,7 +58,7 @@ static int list_scenes(const char *dir, const char *match, char ***out, size_t *
   }
   closedir(d);
   if (e) return cli_error("out of memory");
-  qsort(*out, *n, sizeof **out, by_name);
+  if (*n) qsort(*out, *n, sizeof **out, by_name); /* no match leaves *out NULL: qsort must not see it */
   return CLI_EXIT_OK;
 }
 
@@ -107,7 +107,10 @@ static int run(int argc, char **argv)
   char **files = NULL;
   size_t n = 0;
   status = list_scenes(dir, match, &files, &n);
-  if (status == CLI_EXIT_OK && n == 0) status = cli_error("%s: no *.scene.json files", dir);
+  if (status == CLI_EXIT_OK && n == 0 && match)
+    status = cli_error("%s: --match '%s': no *.scene.json file name contains it", dir, match);
+  else if (status == CLI_EXIT_OK && n == 0)
+    status = cli_error("%s: no *.scene.json files", dir);
   if (status == CLI_EXIT_OK) sim_print_checks_header(stdout);
   for (size_t i = 0; i < n && status == CLI_EXIT_OK; i++) {
     int st = demo_scene(files[i], &failed);

@@ -79,7 +79,7 @@ static int apply_option(int c, const char *arg, sim_options *o)
   cpk_error err;
   switch (c) {
   case CLI_OPT_MODEL:
-    if (!cpk_sim_model_known(arg)) return cli_usage_error(cmd, "unknown model '%s'", arg);
+    if (!cpk_sim_model_known(arg)) return cli_unknown_model(cmd, arg, "kelvin-voigt-implicit");
     o->model = arg;
     return CLI_CONTINUE;
   case CLI_OPT_DIRECTIONS:
@@ -88,11 +88,11 @@ static int apply_option(int c, const char *arg, sim_options *o)
     o->directions_set = 1;
     return CLI_CONTINUE;
   case OPT_SOLVER:
-    if (!cpk_solver_find(arg)) return cli_usage_error(cmd, "unknown solver '%s' (see 'cpkit solvers')", arg);
+    if (!cpk_solver_find(arg)) return cli_unknown_solver(cmd, arg);
     o->solver = arg;
     return CLI_CONTINUE;
   case OPT_FALLBACK:
-    if (!cpk_solver_find(arg)) return cli_usage_error(cmd, "unknown solver '%s' (see 'cpkit solvers')", arg);
+    if (!cpk_solver_find(arg)) return cli_unknown_solver(cmd, arg);
     o->fallback = arg;
     return CLI_CONTINUE;
   case OPT_STEP: return cli_parse_double(cmd, "--step", arg, 0.0, 1, &o->step);

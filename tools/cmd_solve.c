@@ -25,7 +25,7 @@ const cli_command cli_cmd_solve = {
     "  --warm-start FILE   start from z (and basis) in FILE: a JSON result written\n"
     "                      by --json, or plain text with n numbers\n"
     "  --linsys NAME       linear solver: lapack, dense or umfpack (default: automatic)\n"
-    "  -v, --verbose       progress on stderr; twice for one line per iteration\n"
+    "  -v, --verbose       the iteration log and a summary on stderr (see cpkit(1))\n"
     "  --json              print the result as one JSON object\n"
     "  -o, --output FILE   write the output to FILE instead of standard output\n"
     "  -h, --help          show this help\n"
@@ -68,26 +68,12 @@ static const struct option solve_longopts[] = {
     {NULL, 0, NULL, 0},
 };
 
-static int unknown_solver(const char *name)
-{
-  char list[256] = "";
-  size_t used = 0;
-  for (size_t k = 0; k < cpk_solver_count() && used < sizeof list; k++) {
-    int wrote = snprintf(list + used, sizeof list - used, "%s%s", k ? ", " : "",
-                         cpk_solver_at(k)->name);
-    if (wrote < 0) break;
-    used += (size_t)wrote;
-  }
-  return cli_usage_error(&cli_cmd_solve, "unknown solver '%s' (valid: %s)", name, list);
-}
-
 static int choose_linsys(const char *name, cpk_settings *s)
 {
   s->linsys = cpk_linsys_find(name);
   if (s->linsys) return CLI_CONTINUE;
-  return cli_usage_error(&cli_cmd_solve, "unknown linear solver '%s' (valid: %s, %s, %s)", name,
-                         cpk_linsys_lapack->name, cpk_linsys_dense->name,
-                         cpk_linsys_umfpack->name);
+  const char *valid[] = {cpk_linsys_lapack->name, cpk_linsys_dense->name, cpk_linsys_umfpack->name};
+  return cli_unknown_name(&cli_cmd_solve, "linear solver", name, valid, 3);
 }
 
 static int apply_option(int c, const char *arg, solve_options *o)
@@ -96,7 +82,7 @@ static int apply_option(int c, const char *arg, solve_options *o)
   switch (c) {
   case OPT_SOLVER:
     o->solver = cpk_solver_find(arg);
-    return o->solver ? CLI_CONTINUE : unknown_solver(arg);
+    return o->solver ? CLI_CONTINUE : cli_unknown_solver(&cli_cmd_solve, arg);
   case OPT_TOL: return cli_parse_double(cmd, "--tol", arg, 0.0, 1, &o->settings.tol);
   case OPT_MAX_ITER: return cli_parse_long(cmd, "--max-iter", arg, 0, &o->settings.max_iter);
   case OPT_TIME_LIMIT:
@@ -105,9 +91,7 @@ static int apply_option(int c, const char *arg, solve_options *o)
   case OPT_LINSYS: return choose_linsys(arg, &o->settings);
   case OPT_JSON: o->json = 1; return CLI_CONTINUE;
   case 'o': o->out_path = arg; return CLI_CONTINUE;
-  case 'v':
-    if (o->settings.verbose < 2) o->settings.verbose++;
-    return CLI_CONTINUE;
+  case 'v': o->settings.verbose = 2; return CLI_CONTINUE; /* the iteration log and the summary */
   case 'h': return cli_print_usage(cmd);
   default: return CLI_EXIT_USAGE; /* cli_getopt has said why */
   }

@@ -74,7 +74,7 @@ static int apply_option(int c, const char *arg, ss_options *o)
   switch (c) {
   case OPT_SOLVER:
     if (!cpk_solver_find(arg))
-      return cli_usage_error(cmd, "unknown solver '%s' (see 'cpkit solvers')", arg);
+      return cli_unknown_solver(cmd, arg);
     o->solver = arg;
     return CLI_CONTINUE;
   case OPT_TOL: return cli_parse_double(cmd, "--tol", arg, 0.0, 1, &o->settings.tol);

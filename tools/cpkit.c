@@ -38,6 +38,14 @@ static const cli_command *find_command(const char *name)
   return NULL;
 }
 
+/* "unknown command 'x'; did you mean ...? (valid: ...)" */
+static int unknown_command(const cli_command *context, const char *word)
+{
+  const char *names[NCOMMANDS];
+  for (size_t k = 0; k < NCOMMANDS; k++) names[k] = commands[k]->name;
+  return cli_unknown_name(context, "command", word, names, NCOMMANDS);
+}
+
 static int print_help(void)
 {
   printf("usage: cpkit COMMAND [OPTIONS] [ARGUMENTS]\n"
@@ -51,8 +59,10 @@ static int print_help(void)
     printf("  %-9s %s\n", commands[k]->name, commands[k]->summary);
   printf("\n"
          "Run 'cpkit COMMAND --help' for the options of a command; see also cpkit(1).\n"
-         "Exit status: 0 when the command ran (whatever the solve status), 1 for bad\n"
-         "input, 2 for a usage error.\n");
+         "Exit status: 0 when the command ran (whatever the solve status); 1 for bad\n"
+         "input (unreadable or malformed file, failed solve call); 2 for a usage error\n"
+         "(unknown command, option or name, missing or bad argument), the same in every\n"
+         "command; 3 when simulate or demo --strict found a failed check.\n");
   return CLI_EXIT_OK;
 }
 
@@ -66,7 +76,7 @@ static int run_help(int argc, char **argv)
   if (optind + 1 < argc)
     return cli_usage_error(&cli_cmd_help, "unexpected argument '%s'", argv[optind + 1]);
   const cli_command *cmd = find_command(argv[optind]);
-  if (!cmd) return cli_usage_error(&cli_cmd_help, "unknown command '%s'", argv[optind]);
+  if (!cmd) return unknown_command(&cli_cmd_help, argv[optind]);
   return cli_print_usage(cmd);
 }
 
@@ -114,5 +124,5 @@ int main(int argc, char **argv)
   const cli_command *cmd = find_command(word);
   if (cmd) return finish(cmd->run(argc - 1, argv + 1));
   if (word[0] == '-') return cli_usage_error(NULL, "unknown option '%s'", word);
-  return cli_usage_error(NULL, "unknown command '%s'", word);
+  return unknown_command(NULL, word);
 }

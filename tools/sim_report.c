@@ -84,7 +84,12 @@ static int dir_of(const char *path, char *dir, size_t size)
   return 1;
 }
 
-static int write_plot(const cpk_world *w, const char *csv, const char *plot)
+/*
+ * Two panels against time in SI units (the scenes' gravity is 9.81 m/s^2). The contact columns
+ * are the step's impulses divided by h, one value for the whole step ending at the row's time:
+ * drawn with fsteps, constant over that step, not as a line between step ends.
+ */
+static int write_plot(const cpk_world *w, const char *scene_name, const char *csv, const char *plot)
 {
   char dir[4096], gp[4200], abs_csv[4096];
   const char *slash = strrchr(plot, '/'), *base = slash ? slash + 1 : plot;
@@ -94,6 +99,7 @@ static int write_plot(const cpk_world *w, const char *csv, const char *plot)
   if (!realpath(csv, abs_csv)) return cli_error("%s: cannot resolve the path", csv);
   for (size_t b = 0; b < cpk_world_nbodies(w); b++)
     if (!script_safe(cpk_world_body(w, b)->name)) return cli_error("--plot: a body name has quotes");
+  if (!script_safe(scene_name)) scene_name = "";
   if (!script_safe(base) || !script_safe(abs_csv))
     return cli_error("--plot: the plot and trajectory paths may not contain quotes, '`', '\\' or '$'");
   FILE *f = fopen(gp, "w");
@@ -101,23 +107,29 @@ static int write_plot(const cpk_world *w, const char *csv, const char *plot)
   int png = !strcmp(plot + strlen(plot) - 4, ".png");
   fprintf(f, "set datafile separator ','\nset terminal %s size 900,760 noenhanced\n",
           png ? "pngcairo" : "svg dynamic");
-  fprintf(f, "set output '%s'\nset multiplot layout 2,1\nset xlabel 't'\nset key outside\n", base);
+  fprintf(f, "set output '%s'\nset multiplot layout 2,1 title 'scene: %s'\n", base,
+          scene_name[0] ? scene_name : "(unnamed)");
+  fprintf(f, "set xlabel 'time t (s)'\nset key outside\n");
   const char *groups[2][6] = {{"vx", "vy", "vz", "wx", "wy", "wz"}, {"fn", "ft", "mr", NULL}};
-  const char *titles[2] = {"velocities (linear, angular)", "contact forces and moment"};
+  const char *titles[2] = {"velocities: linear v (m/s), angular w (rad/s)",
+                           "contact impulses per step P/h: forces fn, ft (N), moment mr (N m)"};
+  const char *ylabels[2] = {"v (m/s), w (rad/s)", "P/h (N; mr: N m)"};
+  const char *styles[2] = {"lines", "fsteps"};
   for (int g = 0; g < 2; g++) {
-    fprintf(f, "set title '%s'\nplot for [c in \"", titles[g]);
+    fprintf(f, "set title '%s'\nset ylabel '%s'\nplot for [c in \"", titles[g], ylabels[g]);
     for (size_t b = 0; b < cpk_world_nbodies(w); b++) {
       const cpk_body *B = cpk_world_body(w, b);
       for (int k = 0; k < 6 && groups[g][k] && B->kind == CPK_BODY_DYNAMIC; k++)
         fprintf(f, "%s.%s ", B->name, groups[g][k]);
     }
-    fprintf(f, "\"] '%s' using 1:(column(c)) with lines title c\n", abs_csv);
+    fprintf(f, "\"] '%s' using 1:(column(c)) with %s title c\n", abs_csv, styles[g]);
   }
   fputs("unset multiplot\n", f);
   if (fclose(f)) return cli_error("%s: write error", gp);
   if (!cpk_bench_have_gnuplot()) return cli_error("--plot: gnuplot not found (script left in %s)", gp);
   const char *gbase = strrchr(gp, '/') ? strrchr(gp, '/') + 1 : gp;
-  return cpk_bench_gnuplot_script(dir, gbase) ? cli_error("%s: gnuplot failed", gp) : CLI_EXIT_OK;
+  return cpk_bench_gnuplot_script(dir, gbase) ? cli_error("%s: gnuplot failed (its messages: %s.log)", gp, gp)
+                                             : CLI_EXIT_OK;
 }
 
 /* 1 when path can be written: its directory is writable and, if it exists, so is
@@ -308,7 +320,7 @@ int sim_run_scene_to(cpk_scene *scene, const sim_options *o, FILE *out)
   if (failure) cli_error("%s: %s", o->scene_path, failure);
   if (o->json) report_json(out, scene, w, &R, steps, wall, failure);
   else report_text(out, scene, w, &R, steps, wall, failure);
-  if (status == CLI_EXIT_OK && o->plot_path) status = write_plot(w, csv_path, o->plot_path);
+  if (status == CLI_EXIT_OK && o->plot_path) status = write_plot(w, cpk_scene_name(scene), csv_path, o->plot_path);
   cpk_world_free(w);
   if (status == CLI_EXIT_OK && o->strict && failed_checks(scene)) status = CLI_EXIT_CHECKS;
   return status;

@@ -1,4 +1,4 @@
-/* check.h: existence and uniqueness checks: matrix classes, what they imply, solution counts, contact conditions. */
+/** check.h: existence and uniqueness checks: matrix classes, what they imply, solution counts, contact conditions. @file */
 #ifndef CPKIT_CHECK_H
 #define CPKIT_CHECK_H
 #include <stddef.h>
@@ -24,9 +24,9 @@ CPK_API const char *cpk_verdict_name(cpk_verdict v);
 
 /** One line of the report. `name` is a stable identifier (e.g. "p_matrix"), `reason` one line for a person. */
 typedef struct cpk_check_entry {
-  char name[40];
-  cpk_verdict verdict;
-  char reason[320];
+  char name[40];       /**< stable identifier, e.g. "p_matrix" */
+  cpk_verdict verdict;  /**< what the check decided */
+  char reason[320];    /**< one line for a person */
 } cpk_check_entry;
 
 /**
@@ -34,11 +34,11 @@ typedef struct cpk_check_entry {
  * solution count ran, the solutions found (nsolutions * n values, row-major).
  */
 typedef struct cpk_check_report {
-  size_t count, capacity;
-  cpk_check_entry *entries;
+  size_t count, /**< entries used */ capacity; /**< entries allocated */
+  cpk_check_entry *entries; /**< count entries, in the order they were decided */
   size_t n;             /**< size of the checked matrix/problem (0 before any check) */
-  size_t nsolutions;
-  double *solutions;
+  size_t nsolutions;    /**< solutions found by the count (0 when it did not run) */
+  double *solutions;    /**< nsolutions * n values, row-major */
   double time_s;        /**< wall time of the checks */
 } cpk_check_report;
 
@@ -49,8 +49,10 @@ typedef struct cpk_check_settings {
   int count_solutions; /**< 1 (default): count the solutions of the problem by enumeration when n <= max_n */
 } cpk_check_settings;
 
+/** Defaults: max_n 20, rel_tol 1e-10, count_solutions 1. */
 CPK_API void cpk_check_settings_default(cpk_check_settings *s);
 
+/** An empty report (CPK_ENOMEM when out of memory). */
 CPK_API int cpk_check_report_alloc(cpk_check_report **out);
 /** Free (NULL is a no-op). */
 CPK_API void cpk_check_report_free(cpk_check_report *r);

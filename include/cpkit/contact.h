@@ -47,7 +47,7 @@ typedef enum cpk_system_form {
 typedef struct cpk_contact_params {
   double psi;      /**< gap at the start of the step (> 0 separated, < 0 overlapping) */
   double mu;       /**< friction coefficient, >= 0 (0 = frictionless) */
-  double e_t, e_o; /**< friction ellipsoid semi-axes along t and o, > 0 (default 1) */
+  double e_t, /**< friction ellipsoid semi-axis along t, > 0 (default 1) */ e_o; /**< semi-axis along o, > 0 (default 1) */
   double e_r;      /**< ellipsoid semi-axis of the friction moment about n, >= 0; 0 = no torsion */
   double drift[4]; /**< added to U (n,t,o,r): h > 0 a known velocity (e.g. minus a driven
                         surface's velocity); h = 0 the term Jdot^T nu of seed 000 eq. (i) */
@@ -71,7 +71,7 @@ CPK_API void cpk_contact_params_default(cpk_contact_params *p);
  * the functions below (they keep the invariants and own every array).
  */
 typedef struct cpk_contact_system {
-  cpk_system_form form;
+  cpk_system_form form;         /**< body form (M, W columns) or local form (W, q) */
   char *name;                   /**< optional, NULL if unnamed */
   double h;                     /**< step; 0 = acceleration level (body form only) */
   size_t nc;                    /**< number of contacts */
@@ -93,7 +93,7 @@ typedef struct cpk_contact_system {
   cpk_csc *influence; /**< 3nc x 3nc influence coefficients over (n, t, o) per contact, or NULL */
   double *u0;         /**< 3nc elastic displacement at the start of the step (NULL with influence) */
   /* private bookkeeping */
-  size_t cap_contacts, cap_rows, cap_dirs, ndirs_total;
+  size_t cap_contacts, /**< private */ cap_rows, /**< private */ cap_dirs, /**< private */ ndirs_total; /**< private */
   double *dirs; /**< storage of the user directions */
 } cpk_contact_system;
 
@@ -217,7 +217,7 @@ typedef enum cpk_contact_model {
                                    coefficients, polyhedral friction, LCP (seed 001 section 4) */
 } cpk_contact_model;
 
-#define CPK_MODEL_COUNT 5
+#define CPK_MODEL_COUNT 5 /**< number of contact models (values 0 .. CPK_MODEL_COUNT - 1) */
 
 /** "point-coulomb", ...; NULL for an unknown value. */
 CPK_API const char *cpk_contact_model_name(cpk_contact_model m);
@@ -250,7 +250,7 @@ typedef enum cpk_direction_kind {
 
 /** Options of the compilers. Fill with cpk_compile_options_default(). */
 typedef struct cpk_compile_options {
-  cpk_problem_form form;
+  cpk_problem_form form; /**< the form of the problem the compiler emits */
   struct {
     cpk_direction_kind kind;
     size_t d;          /**< PLANE: number of directions (default 8) */
@@ -260,7 +260,7 @@ typedef struct cpk_compile_options {
     double latitude;   /**< ELLIPSOID with one circle: its latitude in radians; 0 = pi/4.
                              With k circles they sit at j*pi/(2(k+1)), j = 1..k. */
     double offset;     /**< angle of the first direction from t towards o, radians (default 0) */
-  } directions;
+  } directions;        /**< the friction directions of the polyhedral models */
   double rolling_tol; /**< h = 0: a contact whose current slip speed is <= this is rolling (1e-9) */
   int dense;          /**< affine problems: store M dense instead of CSC */
 } cpk_compile_options;
@@ -294,7 +294,7 @@ typedef enum cpk_var_role {
 
 /** What unknown i of a compiled problem is. */
 typedef struct cpk_var_info {
-  cpk_var_role role;
+  cpk_var_role role; /**< what the unknown stands for */
   size_t contact; /**< 0-based contact, or (size_t)-1 for CPK_ROLE_V */
   size_t index;   /**< the coordinate j for V, the direction j for P_D, else 0 */
 } cpk_var_info;
@@ -352,6 +352,7 @@ CPK_API int cpk_compile_kelvin_voigt(const cpk_contact_system *s, const cpk_comp
 CPK_API size_t cpk_varmap_n(const cpk_varmap *m);
 /** Number of contacts, and of generalized velocities (0 for a local-form system). */
 CPK_API size_t cpk_varmap_ncontacts(const cpk_varmap *m);
+/** Number of generalized velocities (0 for a local-form system). */
 CPK_API size_t cpk_varmap_nv(const cpk_varmap *m);
 /** The model compiled. */
 CPK_API cpk_contact_model cpk_varmap_model(const cpk_varmap *m);
@@ -441,7 +442,7 @@ typedef struct cpk_physics_check {
   double cone;        /**< friction outside the friction cone/ellipsoid, |E^-1 P_F| - mu P_n */
   double normal;      /**< Signorini: negative P_n, penetrating U_n + psi / h, or both positive */
   double dissipation; /**< slipping contact: |P_F - (-mu P_n E^2 U_F / |E U_F|)|_inf */
-  double pscale, vscale; /**< the impulse and velocity scales used */
+  double pscale, /**< the impulse scale used */ vscale; /**< the velocity scale used */
   size_t contact;     /**< 0-based contact of the worst figure, (size_t)-1 when ok */
   char message[200];  /**< what fails, in words; empty when ok */
 } cpk_physics_check;

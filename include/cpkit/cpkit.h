@@ -1,4 +1,4 @@
-/* cpkit.h: includes every public cpkit header. */
+/** cpkit.h: includes every public cpkit header. @file */
 #ifndef CPKIT_H
 #define CPKIT_H
 #include <cpkit/version.h>

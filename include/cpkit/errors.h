@@ -1,4 +1,4 @@
-/* errors.h: error codes, their messages, and the re-entrant error-detail struct. */
+/** errors.h: error codes, their messages, and the re-entrant error-detail struct. @file */
 #ifndef CPKIT_ERRORS_H
 #define CPKIT_ERRORS_H
 #include <cpkit/export.h>
@@ -27,9 +27,11 @@ CPK_BEGIN_DECLS
   X(ENOCONV, 13, "a solve inside the call did not succeed")
 
 enum {
+/** @cond */
 #define CPK_ERRNO_ENUM_(name, value, text) CPK_##name = value,
   CPK_ERRNO_MAP(CPK_ERRNO_ENUM_)
 #undef CPK_ERRNO_ENUM_
+/** @endcond */
 };
 
 /** Message for an error code ("unknown error" for codes not in the list). */

@@ -1,4 +1,4 @@
-/* export.h: the CPK_API symbol-visibility macro used by every public header. */
+/** export.h: the CPK_API symbol-visibility macro used by every public header. @file */
 #ifndef CPKIT_EXPORT_H
 #define CPKIT_EXPORT_H
 

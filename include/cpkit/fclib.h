@@ -1,4 +1,4 @@
-/* fclib.h: FCLIB HDF5 files as friction-cone problems (read local and global problems, write local ones) and the reader that picks FCLIB or the text format by the file's signature. */
+/** fclib.h: FCLIB HDF5 files as friction-cone problems (read local and global problems, write local ones) and the reader that picks FCLIB or the text format by the file's signature. @file */
 #ifndef CPKIT_FCLIB_H
 #define CPKIT_FCLIB_H
 #include <cpkit/export.h>

@@ -40,7 +40,7 @@ typedef enum cpk_impact_law {
   CPK_IMPACT_STRONGE = 2  /**< "stronge": restitution work of P_y = e^2 times compression work */
 } cpk_impact_law;
 
-#define CPK_IMPACT_LAW_COUNT 3
+#define CPK_IMPACT_LAW_COUNT 3 /**< number of restitution laws */
 
 /** "newton", "poisson", "stronge"; NULL for an unknown value. */
 CPK_API const char *cpk_impact_law_name(cpk_impact_law law);
@@ -74,14 +74,14 @@ typedef struct cpk_impact_body {
 
 /** What an impact did. */
 typedef struct cpk_impact_result {
-  cpk_impact_case kase;
+  cpk_impact_case kase; /**< how the impact went (slip, stick, reversal) */
   double P[2];       /**< total impulse on body 1 (P_x tangential, P_y normal) */
   double p_c;        /**< normal impulse at the end of compression (P_yC) */
   double p_s;        /**< normal impulse at which slip stopped (P_yS); INFINITY if it never did */
-  double S0, C0;     /**< relative contact velocity before the impact */
-  double S, C;       /**< relative contact velocity after the impact */
+  double S0, /**< relative tangential contact velocity before the impact */ C0; /**< relative normal contact velocity before the impact */
+  double S, /**< relative tangential contact velocity after the impact */ C; /**< relative normal contact velocity after the impact */
   double D;          /**< energy dissipated (loss of kinetic energy); < 0 is a gain */
-  double D_n, D_t;   /**< parts of D done by the normal and by the tangential impulse */
+  double D_n, /**< part of D done by the normal impulse */ D_t; /**< part of D done by the tangential impulse */
   cpk_impact_body after[2]; /**< the two bodies after the impact */
 } cpk_impact_result;
 

@@ -27,6 +27,7 @@ CPK_BEGIN_DECLS
 /** Body index of the fixed world. */
 #define CPK_IMPLICIT_WORLD ((size_t)-1)
 
+/** A convex implicit surface (defined below). */
 typedef struct cpk_implicit_surface cpk_implicit_surface;
 
 /** f(x) in the body frame: < 0 inside, 0 on the surface, > 0 outside; f convex. */
@@ -48,12 +49,12 @@ typedef void (*cpk_surface_support)(const cpk_implicit_surface *s, const double 
  * must outlive the system and every problem compiled from it.
  */
 struct cpk_implicit_surface {
-  cpk_surface_value value;
-  cpk_surface_gradient gradient;
-  cpk_surface_hessian hessian;
+  cpk_surface_value value;       /**< f(x) */
+  cpk_surface_gradient gradient; /**< gradient of f */
+  cpk_surface_hessian hessian;   /**< Hessian of f */
   cpk_surface_support support; /**< optional (NULL): used only for the starting point */
-  double data[8];
-  void *user;
+  double data[8];                /**< the callbacks' own parameters (copied with the struct) */
+  void *user;                    /**< borrowed: must outlive the system and its problems */
 };
 
 /** Half-space n.x <= d (n normalized here, so f is the signed distance). CPK_EINVAL for n = 0. */
@@ -105,8 +106,11 @@ CPK_API int cpk_implicit_system_add_pair(cpk_implicit_system *s, size_t body1,
                                          const cpk_contact_params *params,
                                          const double world_position[3],
                                          const double world_quat[4], cpk_error *err);
+/** Number of bodies. */
 CPK_API size_t cpk_implicit_system_nbodies(const cpk_implicit_system *s);
+/** Number of body pairs that may touch. */
 CPK_API size_t cpk_implicit_system_npairs(const cpk_implicit_system *s);
+/** Time step h. */
 CPK_API double cpk_implicit_system_step(const cpk_implicit_system *s);
 /** Read body i (NULL if out of range). */
 CPK_API const cpk_implicit_body *cpk_implicit_system_body(const cpk_implicit_system *s, size_t i);
@@ -158,6 +162,7 @@ typedef enum cpk_implicit_var {
   CPK_IMPLICIT_SIGMA      /**< "sigma[i]": slip speed (mu > 0) */
 } cpk_implicit_var;
 
+/** Number of unknowns of the compiled problem. */
 CPK_API size_t cpk_implicit_map_n(const cpk_implicit_map *m);
 /** Index of an unknown (body index for V with component 0..5), or (size_t)-1 if absent. */
 CPK_API size_t cpk_implicit_map_index(const cpk_implicit_map *m, cpk_implicit_var var,
@@ -165,10 +170,10 @@ CPK_API size_t cpk_implicit_map_index(const cpk_implicit_map *m, cpk_implicit_va
 
 /** What a solution says about one pair. */
 typedef struct cpk_implicit_contact {
-  double a1[3], a2[3];   /**< closest points at the end of the step (a2 on the deformed side 2) */
-  double n[3], t[3], o[3]; /**< contact frame: n = unit outward normal of side 2 at a2 (into side 1) */
+  double a1[3], /**< closest point of side 1 at the end of the step */ a2[3]; /**< closest point of side 2 (deformed) */
+  double n[3], /**< unit outward normal of side 2 at a2 (into side 1) */ t[3], /**< first tangent */ o[3]; /**< second tangent */
   double P[4];           /**< impulses (n, t, o, r) applied to side 1 (side 2 gets the opposite) */
-  double p_ns, p_nr;     /**< spring-damper and rigid-core parts of P[0] */
+  double p_ns, /**< spring-damper part of P[0] */ p_nr; /**< rigid-core part of P[0] */
   double delta[3];       /**< Euclidean deflection (n, t, o) at the end of the step */
   double deltabar;       /**< algebraic deflection */
   double gap;            /**< f2(a1) + deltabar: >= 0, 0 while pressed (seed 003 eq. (13)) */

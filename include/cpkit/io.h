@@ -1,4 +1,4 @@
-/* io.h: the problem text format (v1) reader/writer, JSON results, warm-start files. */
+/** io.h: the problem text format (v1) reader/writer, JSON results, warm-start files. @file */
 #ifndef CPKIT_IO_H
 #define CPKIT_IO_H
 #include <stdio.h>
@@ -23,6 +23,7 @@ CPK_API int cpk_problem_read_string(const char *text, const char *name, cpk_prob
 
 /** Write an affine problem (LCP, affine MCP or friction cone) in the text format v1, values exact (%.17g). */
 CPK_API int cpk_problem_write(const cpk_problem *p, FILE *f, cpk_error *err);
+/** Same, to the file at path. */
 CPK_API int cpk_problem_write_file(const cpk_problem *p, const char *path, cpk_error *err);
 
 /** Flags for cpk_result_write_json. */

@@ -1,4 +1,4 @@
-/* linsys.h: the linear-solver plug-in (factor, solve, column replacement) and its backends. */
+/** linsys.h: the linear-solver plug-in (factor, solve, column replacement) and its backends. @file */
 #ifndef CPKIT_LINSYS_H
 #define CPKIT_LINSYS_H
 #include <stddef.h>
@@ -26,8 +26,8 @@ typedef struct cpk_linsys_stats {
  * `replace_column` may be NULL when updates are not supported.
  */
 typedef struct cpk_linsys_type {
-  const char *name;
-  int (*alloc)(void **state, size_t n);
+  const char *name;   /**< e.g. "umfpack" */
+  int (*alloc)(void **state, size_t n); /**< workspace for n-by-n systems */
   /** Factor A (n-by-n CSC, sorted). Symbolic analysis is reused when the pattern is unchanged. CPK_ESINGULAR if singular. */
   int (*factor)(void *state, const cpk_csc *A);
   /** In place: x <- A^{-1} x (transpose = 0) or A^{-T} x (transpose != 0), A the current (updated) matrix. */
@@ -38,8 +38,8 @@ typedef struct cpk_linsys_type {
    * CPK_ESINGULAR if the new matrix is (numerically) singular; the old factors stay valid then.
    */
   int (*replace_column)(void *state, size_t j, const double *col, const double *Ainv_col);
-  void (*stats)(const void *state, cpk_linsys_stats *st);
-  void (*free)(void *state);
+  void (*stats)(const void *state, cpk_linsys_stats *st); /**< counts so far */
+  void (*free)(void *state); /**< release the workspace (NULL is a no-op) */
 } cpk_linsys_type;
 
 /** Dense QR (GSL) with rank-one (Givens) column updates: O(n^2) per update and solve. */
@@ -57,14 +57,20 @@ CPK_API const cpk_linsys_type *cpk_linsys_find(const char *name);
 
 /** A backend instance. */
 typedef struct cpk_linsys cpk_linsys;
+/** An instance of backend T for n-by-n systems. */
 CPK_API int cpk_linsys_alloc(const cpk_linsys_type *T, size_t n, cpk_linsys **out);
+/** Factor A (see cpk_linsys_type.factor). */
 CPK_API int cpk_linsys_factor(cpk_linsys *L, const cpk_csc *A);
+/** x <- A^{-1} x or A^{-T} x (see cpk_linsys_type.solve). */
 CPK_API int cpk_linsys_solve(cpk_linsys *L, double *x, int transpose);
 /** CPK_EUNSUP if the backend has no updates (refactor instead). */
 CPK_API int cpk_linsys_replace_column(cpk_linsys *L, size_t j, const double *col,
                                       const double *Ainv_col);
+/** Factorizations, solves and updates so far. */
 CPK_API void cpk_linsys_get_stats(const cpk_linsys *L, cpk_linsys_stats *st);
+/** The backend's name. */
 CPK_API const char *cpk_linsys_name(const cpk_linsys *L);
+/** Free (NULL is a no-op). */
 CPK_API void cpk_linsys_free(cpk_linsys *L);
 
 CPK_END_DECLS

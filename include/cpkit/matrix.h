@@ -1,4 +1,4 @@
-/* matrix.h: compressed-sparse-column and dense (GSL) matrices behind one cpk_matrix type. */
+/** matrix.h: compressed-sparse-column and dense (GSL) matrices behind one cpk_matrix type. @file */
 #ifndef CPKIT_MATRIX_H
 #define CPKIT_MATRIX_H
 #include <stddef.h>
@@ -54,6 +54,7 @@ CPK_API int cpk_csc_pattern(cpk_int m, cpk_int n, size_t nnz, const cpk_int *ti,
 /** y = A x (trans = 0, y of length m) or y = A^T x (trans != 0, length n). x and y must not overlap. */
 CPK_API void cpk_csc_mv(const cpk_csc *A, const double *x, double *y, int trans);
 
+/** How a cpk_matrix stores its values. */
 typedef enum cpk_matrix_format {
   CPK_MATRIX_DENSE = 0, /**< values in a gsl_matrix (row-major) */
   CPK_MATRIX_CSC = 1    /**< values in a cpk_csc */
@@ -61,8 +62,8 @@ typedef enum cpk_matrix_format {
 
 /** A matrix stored either dense (GSL) or sparse (CSC). Read the fields; build with the functions below. */
 typedef struct cpk_matrix {
-  cpk_matrix_format format;
-  size_t m, n;
+  cpk_matrix_format format; /**< which of dense and csc holds the values */
+  size_t m, /**< rows */ n; /**< columns */
   gsl_matrix *dense; /**< set when format == CPK_MATRIX_DENSE */
   cpk_csc *csc;      /**< set when format == CPK_MATRIX_CSC */
 } cpk_matrix;

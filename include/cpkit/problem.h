@@ -1,4 +1,4 @@
-/* problem.h: the problem objects (LCP, affine MCP, nonlinear MCP, frictional-contact cone problem) and the common residual. */
+/** problem.h: the problem objects (LCP, affine MCP, nonlinear MCP, frictional-contact cone problem) and the common residual. @file */
 #ifndef CPKIT_PROBLEM_H
 #define CPKIT_PROBLEM_H
 #include <stddef.h>
@@ -35,15 +35,15 @@ typedef int (*cpk_jacobian)(const double *z, cpk_csc *J, void *params);
  * Read the fields freely; change them only through the functions below.
  */
 typedef struct cpk_problem {
-  cpk_problem_kind kind;
-  size_t n;
+  cpk_problem_kind kind; /**< which problem this is */
+  size_t n;           /**< number of unknowns */
   char *name;         /**< optional, NULL if unnamed */
   cpk_matrix *M;      /**< affine kinds: n-by-n */
   double *q;          /**< affine kinds: length n */
   double *lower;      /**< length n, -INFINITY allowed */
   double *upper;      /**< length n, +INFINITY allowed */
   cpk_function F;     /**< nonlinear kind */
-  cpk_jacobian jacobian;
+  cpk_jacobian jacobian; /**< nonlinear kind: Jacobian of F on jac_pattern */
   cpk_csc *jac_pattern; /**< nonlinear kind: sparsity pattern of the Jacobian (copied) */
   void *params;         /**< nonlinear kind: passed to F and jacobian (borrowed) */
   char **var_names;     /**< NULL, or n names (entries may be NULL) */

@@ -1,4 +1,4 @@
-/* result.h: solve statuses and the result object (solution, residual, statistics, ray, basis). */
+/** result.h: solve statuses and the result object (solution, residual, statistics, ray, basis). @file */
 #ifndef CPKIT_RESULT_H
 #define CPKIT_RESULT_H
 #include <stddef.h>
@@ -18,7 +18,7 @@ typedef enum cpk_status {
   CPK_STATUS_INVALID_INPUT        /**< "invalid_input": the solver refused the data */
 } cpk_status;
 
-#define CPK_STATUS_COUNT 7
+#define CPK_STATUS_COUNT 7 /**< number of statuses (values 0 .. CPK_STATUS_COUNT - 1) */
 
 /** "solved", "no_solution", ... */
 CPK_API const char *cpk_status_name(cpk_status status);
@@ -35,12 +35,12 @@ typedef enum cpk_var_state {
 /** "lower", "upper", "basic". */
 CPK_API const char *cpk_var_state_name(int state);
 
-#define CPK_MAX_STATS 24
+#define CPK_MAX_STATS 24 /**< capacity of cpk_result.stats */
 
 /** One named solver statistic; `name` points to a string with static storage. */
 typedef struct cpk_stat {
-  const char *name;
-  double value;
+  const char *name; /**< e.g. "pivots" */
+  double value;     /**< its value */
 } cpk_stat;
 
 /**
@@ -49,8 +49,8 @@ typedef struct cpk_stat {
  * and `has_ray` say whether basis and ray were filled by the last solve.
  */
 typedef struct cpk_result {
-  cpk_status status;
-  size_t n;
+  cpk_status status;   /**< outcome of the solve */
+  size_t n;            /**< number of unknowns (length of z, w, basis, ray) */
   const char *solver;  /**< name of the solver that produced it (static string) */
   double *z;           /**< solution or last iterate */
   double *w;           /**< F(z), recomputed by the library after the solve */
@@ -59,18 +59,20 @@ typedef struct cpk_result {
   long iterations;     /**< pivots / iterations */
   double time_s;       /**< wall time of the solve */
   int *basis;          /**< final basis (cpk_var_state per variable) when has_basis */
-  int has_basis;
+  int has_basis;       /**< 1 when basis was filled by the last solve */
   double *ray;         /**< z-part of the terminal ray (ray_termination / no_solution by ray) when has_ray */
-  int has_ray;
+  int has_ray;         /**< 1 when ray was filled by the last solve */
   size_t nsolutions;   /**< enumeration: number of solutions found */
   double *solutions;   /**< enumeration: nsolutions * n values, row-major */
-  size_t nstats;
+  size_t nstats;       /**< entries used in stats */
   cpk_stat stats[CPK_MAX_STATS]; /**< solver statistics (pivots, refactorizations, ...) */
   char message[256];   /**< one-line detail on the outcome, may be empty */
   size_t capacity;     /**< allocated length of z, w, ray and basis (>= n); see cpk_result_resize */
 } cpk_result;
 
+/** A result for problems of size n (CPK_ENOMEM, CPK_EOVERFLOW). */
 CPK_API int cpk_result_alloc(size_t n, cpk_result **out);
+/** Free (NULL is a no-op). */
 CPK_API void cpk_result_free(cpk_result *r);
 /**
  * Make r hold n unknowns, keeping its arrays when they are large enough (no allocation then):

@@ -1,4 +1,4 @@
-/* settings.h: options common to all solvers, with per-method sub-structs and defaults. */
+/** settings.h: options common to all solvers, with per-method sub-structs and defaults. @file */
 #ifndef CPKIT_SETTINGS_H
 #define CPKIT_SETTINGS_H
 #include <stddef.h>
@@ -21,30 +21,30 @@ typedef struct cpk_iteration_info {
 /** Iteration callback: return 0 to continue, non-zero to stop the solve (status `stalled`). */
 typedef int (*cpk_iteration_callback)(const cpk_iteration_info *info, void *data);
 
-#define CPK_DEFAULT_TOL 1e-8
-#define CPK_DEFAULT_LEMKE_PIVOT_TOL 1e-9
-#define CPK_DEFAULT_LEMKE_REFACTOR 100
-#define CPK_DEFAULT_ENUM_MAX_N 20
-#define CPK_DEFAULT_NEWTON_FB_LAMBDA 0.95
-#define CPK_MAX_NEWTON_NONMONOTONE 64
-#define CPK_DEFAULT_NSGS_LOCAL_TOL 1e-12
-#define CPK_DEFAULT_NSGS_LOCAL_MAX_ITER 50
-#define CPK_MAX_NSGS_LOCAL_MAX_ITER 1000000
-#define CPK_DEFAULT_FCIPM_STEP 0.99
-#define CPK_DEFAULT_FCIPM_REFRESH 0.0
-#define CPK_DEFAULT_NEWTON_PROXIMAL 1.0
-#define CPK_DEFAULT_NEWTON_WATCHDOG 5
-#define CPK_DEFAULT_NEWTON_RESTARTS 3
-#define CPK_DEFAULT_NEWTON_CRASH 20
-#define CPK_MAX_NEWTON_RESTARTS 100
-#define CPK_IPM_AUTO 0
-#define CPK_IPM_PATH_FOLLOWING 1
-#define CPK_IPM_POTENTIAL 2
-#define CPK_NSN_RHO_SPLIT 0
-#define CPK_NSN_RHO_SPECTRAL 1
-#define CPK_NSN_RHO_UNIT 2
-#define CPK_DEFAULT_NSN_NONMONOTONE 10
-#define CPK_DEFAULT_NSN_RESTART_SWEEPS 100
+#define CPK_DEFAULT_TOL 1e-8 /**< default of tol */
+#define CPK_DEFAULT_LEMKE_PIVOT_TOL 1e-9 /**< default of lemke.pivot_tol */
+#define CPK_DEFAULT_LEMKE_REFACTOR 100 /**< default of lemke.refactor_interval */
+#define CPK_DEFAULT_ENUM_MAX_N 20 /**< default of enumeration.max_n */
+#define CPK_DEFAULT_NEWTON_FB_LAMBDA 0.95 /**< default of newton.fb_lambda */
+#define CPK_MAX_NEWTON_NONMONOTONE 64 /**< largest newton.nonmonotone */
+#define CPK_DEFAULT_NSGS_LOCAL_TOL 1e-12 /**< default of nsgs.local_tol */
+#define CPK_DEFAULT_NSGS_LOCAL_MAX_ITER 50 /**< default of nsgs.local_max_iter */
+#define CPK_MAX_NSGS_LOCAL_MAX_ITER 1000000 /**< largest nsgs.local_max_iter */
+#define CPK_DEFAULT_FCIPM_STEP 0.99 /**< default of fcipm.step_fraction */
+#define CPK_DEFAULT_FCIPM_REFRESH 0.0 /**< default of fcipm.refresh_ratio */
+#define CPK_DEFAULT_NEWTON_PROXIMAL 1.0 /**< default of newton.proximal */
+#define CPK_DEFAULT_NEWTON_WATCHDOG 5 /**< default of newton.watchdog */
+#define CPK_DEFAULT_NEWTON_RESTARTS 3 /**< default of newton.restarts */
+#define CPK_DEFAULT_NEWTON_CRASH 20 /**< default of newton.crash */
+#define CPK_MAX_NEWTON_RESTARTS 100 /**< largest newton.restarts */
+#define CPK_IPM_AUTO 0 /**< ipm.method: path following for affine problems, potential reduction otherwise */
+#define CPK_IPM_PATH_FOLLOWING 1 /**< ipm.method: primal-dual path following (affine problems) */
+#define CPK_IPM_POTENTIAL 2 /**< ipm.method: potential reduction */
+#define CPK_NSN_RHO_SPLIT 0 /**< nsn.rho: rho_n = 1/W_nn, rho_t = 1/||W_TT||_2 */
+#define CPK_NSN_RHO_SPECTRAL 1 /**< nsn.rho: rho = 1/||W_cc||_2 */
+#define CPK_NSN_RHO_UNIT 2 /**< nsn.rho: rho = 1 */
+#define CPK_DEFAULT_NSN_NONMONOTONE 10 /**< default of nsn.nonmonotone */
+#define CPK_DEFAULT_NSN_RESTART_SWEEPS 100 /**< default of nsn.restart_sweeps */
 
 /**
  * Solver settings. Fill with cpk_settings_default(), then change fields.
@@ -60,19 +60,19 @@ typedef struct cpk_settings {
   const double *z0;    /**< warm-start point (length n) or NULL */
   const int *basis0;   /**< warm-start basis (cpk_var_state per variable) or NULL; wins over z0 for pivoting methods */
   cpk_iteration_callback callback; /**< called every iteration, or NULL */
-  void *callback_data;
+  void *callback_data; /**< passed to callback */
   const struct cpk_linsys_type *linsys; /**< linear solver; NULL = automatic (dense for dense M or small n, UMFPACK otherwise) */
   struct {
     const double *covering;  /**< covering vector d > 0 (length n) or NULL for all ones */
     double pivot_tol;        /**< smallest |pivot| accepted, relative to the column's max */
     long refactor_interval;  /**< basis updates between fresh factorizations (sparse path) */
-  } lemke;
+  } lemke;                   /**< lemke's options */
   struct {
     size_t max_n;            /**< refuse larger problems (default 20) */
-  } enumeration;
+  } enumeration;             /**< enum's options */
   struct {
     double omega;            /**< relaxation factor in (0, 2): 1 = Gauss-Seidel (default), > 1 SOR */
-  } pgs;
+  } pgs;                     /**< pgs's options */
   struct {
     int nonmonotone;         /**< bdnewton/fbnewton: merit values the Armijo test compares with (max of the last m, Grippo-Lampariello-Lucidi); 0 or 1 = monotone (default), at most CPK_MAX_NEWTON_NONMONOTONE */
     double fb_lambda;        /**< fbnewton: weight lambda in (0, 1] of the penalised Fischer-Burmeister function (1 = plain FB); 0 = default 0.95 */
@@ -80,30 +80,30 @@ typedef struct cpk_settings {
     int watchdog;            /**< bdnewton/fbnewton: with a non-monotone search (nonmonotone > 1), iterations without a new best merit after which the iterate returns to the best point (default 5, 0 = never) */
     int restarts;            /**< bdnewton/fbnewton: restarts from perturbed points after a stall, before giving up (default 3, 0 = none, at most CPK_MAX_NEWTON_RESTARTS) */
     int crash;               /**< bdnewton/fbnewton: projected-gradient steps of the crash phase run from a start whose merit is poor, and from every restart point (default 20, 0 = none) */
-  } newton;
+  } newton;                  /**< bdnewton's and fbnewton's options */
   struct {
     int method;              /**< ipm: CPK_IPM_AUTO (default: path following for affine problems, potential reduction for nonlinear), CPK_IPM_PATH_FOLLOWING (affine only), CPK_IPM_POTENTIAL */
     int crossover;           /**< ipm: 1 (default) = when close, finish with a Newton step on the identified active set, kept only if the residual improves; 0 = pure interior iterates */
-  } ipm;
+  } ipm;                     /**< ipm's options */
   struct {
     double omega;            /**< nsgs: relaxation of each contact's update, in (0, 2): 1 = plain Gauss-Seidel (default) */
     double local_tol;        /**< nsgs: target of the one-contact solver on the contact's natural map, relative to max(1, ||q||_inf) as tol is; tol / 10 is used when smaller (default 1e-12) */
     long local_max_iter;     /**< nsgs: Newton iterations of the one-contact solver per start (default 50, at most CPK_MAX_NSGS_LOCAL_MAX_ITER; its projection fallback gets 20 times as many) */
-  } nsgs;
+  } nsgs;                    /**< nsgs's options */
   struct {
     double step_fraction;    /**< fcipm: fraction in (0, 1) of the way to the cones' boundary a step goes (default 0.99) */
     double refresh_ratio;    /**< fcipm: the De Saxce terms s = mu |u_T| are refreshed when the inner (convex) problem's error is at most this times the change of s; 0 = at every iteration (default CPK_DEFAULT_FCIPM_REFRESH); used when linearize = 0 */
     int linearize;           /**< fcipm: 1 (default) = the Newton matrix carries the derivative of the De Saxce term (s refreshed every iteration; faster, K nonsymmetric); 0 = plain fixed point on s */
-  } fcipm;
+  } fcipm;                   /**< fcipm's options */
   struct {
     int rho;                 /**< nsn: per-contact rho of the Alart-Curnier function: CPK_NSN_RHO_SPLIT (default: rho_n = 1/W_nn, rho_t = 1/||W_TT||_2 of the contact's diagonal block), CPK_NSN_RHO_SPECTRAL (rho_n = rho_t = 1/||W_cc||_2), CPK_NSN_RHO_UNIT (rho = 1: depends on the units) */
     int nonmonotone;         /**< nsn: merit values the Armijo test compares with (max of the last m, Grippo-Lampariello-Lucidi); 1 = monotone; 0 = default CPK_DEFAULT_NSN_NONMONOTONE; at most CPK_MAX_NEWTON_NONMONOTONE */
     int restart;             /**< nsn: 1 (default) = when the merit stalls, run the registered "nsgs" solver from the current point and continue from its answer; 0 = never */
     long restart_sweeps;     /**< nsn: nsgs sweeps per restart; 0 = default CPK_DEFAULT_NSN_RESTART_SWEEPS */
-  } nsn;
+  } nsn;                     /**< nsn's options */
   struct {
     int warm;                /**< re-solves by a bound solver (cpk_solver_solve again, after cpk_problem_update_*): 1 (default) = lemke starts from its last basis, pgs, bdnewton and fbnewton from their last point, when no z0/basis0 is set and the last solve succeeded; 0 = every solve starts as the first did */
-  } resolve;
+  } resolve;                 /**< re-solves by a bound solver */
 } cpk_settings;
 
 /** Defaults: tol 1e-8, no time limit, silent, automatic linear solver. */

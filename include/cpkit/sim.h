@@ -45,10 +45,11 @@ typedef enum cpk_shape_kind {
                                 (body frame), e.g. a tripod; each one a contact against planes */
 } cpk_shape_kind;
 
-#define CPK_SHAPE_MAX_POINTS 8
+#define CPK_SHAPE_MAX_POINTS 8 /**< most feet of a CPK_SHAPE_POINTS shape */
+/** The shape of a body, in its frame. */
 typedef struct cpk_shape {
-  cpk_shape_kind kind;
-  double size[3];
+  cpk_shape_kind kind;                     /**< sphere, box, ... */
+  double size[3];                          /**< dimensions of the kind (see cpk_shape_kind) */
   size_t npoints;                          /**< CPK_SHAPE_POINTS: 1 .. CPK_SHAPE_MAX_POINTS */
   double points[CPK_SHAPE_MAX_POINTS][3];  /**< CPK_SHAPE_POINTS: body-frame centres */
 } cpk_shape;
@@ -83,17 +84,18 @@ typedef enum cpk_motion_kind {
   CPK_MOTION_OSCILLATING = 3
 } cpk_motion_kind;
 
-#define CPK_MOTION_MAX_PARAMS 8
+#define CPK_MOTION_MAX_PARAMS 8 /**< most parameters of a motion */
+/** A prescribed motion of a driven body. */
 typedef struct cpk_motion {
-  cpk_motion_kind kind;
-  double p[CPK_MOTION_MAX_PARAMS];
+  cpk_motion_kind kind;            /**< which motion */
+  double p[CPK_MOTION_MAX_PARAMS]; /**< its parameters (see cpk_motion_kind) */
 } cpk_motion;
 
 /** A body. Start from cpk_body_default() and change fields. */
 typedef struct cpk_body {
-  char name[32];
-  cpk_body_kind kind;
-  cpk_shape shape;
+  char name[32];     /**< used in messages and outputs */
+  cpk_body_kind kind; /**< dynamic, fixed or driven */
+  cpk_shape shape;   /**< geometry, body frame */
   double mass;       /**< > 0 for a dynamic body */
   double inertia[3]; /**< principal moments about the body axes, > 0 for a dynamic body */
   double x[3];       /**< centre of mass, world frame */
@@ -143,6 +145,7 @@ typedef struct cpk_world cpk_world;
 
 /** New empty world with these settings (copied). */
 CPK_API int cpk_world_alloc(const cpk_sim_settings *settings, cpk_world **out, cpk_error *err);
+/** Free (NULL is a no-op). */
 CPK_API void cpk_world_free(cpk_world *w);
 /** Add a body (copied; the quaternion is normalised); returns its index through *index (may be NULL). */
 CPK_API int cpk_world_add_body(cpk_world *w, const cpk_body *b, size_t *index, cpk_error *err);
@@ -155,11 +158,13 @@ CPK_API int cpk_world_add_body(cpk_world *w, const cpk_body *b, size_t *index, c
  */
 CPK_API int cpk_world_set_material(cpk_world *w, size_t i, size_t j,
                                    const cpk_contact_params *material, cpk_error *err);
+/** Material of the pairs without one of their own (see cpk_world_set_material). */
 CPK_API int cpk_world_set_default_material(cpk_world *w, const cpk_contact_params *material,
                                            cpk_error *err);
 /** Do not look for contacts between bodies i and j. */
 CPK_API int cpk_world_ignore_pair(cpk_world *w, size_t i, size_t j, cpk_error *err);
 
+/** Number of bodies. */
 CPK_API size_t cpk_world_nbodies(const cpk_world *w);
 /** Current state of body i (NULL when out of range). */
 CPK_API const cpk_body *cpk_world_body(const cpk_world *w, size_t i);
@@ -184,10 +189,10 @@ typedef struct cpk_sim_contact {
 /** What one step did. The contacts array is owned by the world and valid until the next step. */
 typedef struct cpk_sim_step_info {
   double time;              /**< time at the end of the step */
-  size_t ncontacts;
-  const cpk_sim_contact *contacts;
+  size_t ncontacts;         /**< contacts active in the step */
+  const cpk_sim_contact *contacts; /**< ncontacts entries */
   cpk_status status;        /**< of the last solve (CPK_STATUS_SOLVED when there was no contact) */
-  double residual;
+  double residual;          /**< natural residual of the last solve */
   long iterations;          /**< solver iterations of the step (all sweeps) */
   int fallbacks;            /**< solves of the step that only the fallback solver finished */
   int sweeps;               /**< solves done (1 when explicit, 1 + implicit sweeps otherwise) */
@@ -251,16 +256,16 @@ typedef enum cpk_check_kind {
 
 /** A check of a scene: a measured quantity against a known answer. */
 typedef struct cpk_scene_check {
-  char label[128], quantity[64], why[512], source[128];
-  cpk_check_kind kind;
+  char label[128], /**< what is checked, for a person */ quantity[64], /**< the measured quantity's name */ why[512], /**< where the answer comes from */ source[128]; /**< the source (paper, section) */
+  cpk_check_kind kind; /**< when the quantity is measured */
   double at;      /**< CPK_CHECK_AT */
   char op[3];     /**< CPK_CHECK_FIRST: "<=", ">=" or "==" */
   double value;   /**< CPK_CHECK_FIRST threshold */
-  double expected, tol;
+  double expected, /**< the known answer */ tol; /**< how far the measurement may be from it */
   /* filled by a run */
   int measured_valid; /**< 0 when the run never reached the measurement */
-  double measured;
-  int passed;
+  double measured;    /**< the measured value (when measured_valid) */
+  int passed;         /**< 1 when the measurement agrees */
 } cpk_scene_check;
 
 /** A scene (opaque): bodies, materials, settings, duration and checks. */
@@ -278,17 +283,23 @@ CPK_API int cpk_scene_read_file(const char *path, cpk_scene **out, cpk_error *er
 /** Same from a string; `name` is used in messages. */
 CPK_API int cpk_scene_read_string(const char *text, const char *name, cpk_scene **out,
                                   cpk_error *err);
+/** Free (NULL is a no-op). */
 CPK_API void cpk_scene_free(cpk_scene *s);
 /** Name and description ("" when absent). */
 CPK_API const char *cpk_scene_name(const cpk_scene *s);
+/** Description ("" when absent). */
 CPK_API const char *cpk_scene_description(const cpk_scene *s);
 /** The settings the world will be built with: change them before cpk_scene_world. */
 CPK_API cpk_sim_settings *cpk_scene_settings(cpk_scene *s);
+/** Simulated time of a run, seconds. */
 CPK_API double cpk_scene_duration(const cpk_scene *s);
+/** Change the simulated time of a run. */
 CPK_API void cpk_scene_set_duration(cpk_scene *s, double duration);
 /** A new world in the scene's initial state. */
 CPK_API int cpk_scene_world(const cpk_scene *s, cpk_world **out, cpk_error *err);
+/** Number of checks of the scene. */
 CPK_API size_t cpk_scene_nchecks(const cpk_scene *s);
+/** Check i (NULL when out of range); a run fills its measurement. */
 CPK_API cpk_scene_check *cpk_scene_check_get(cpk_scene *s, size_t i);
 
 /** Called after every step of cpk_scene_run; return non-zero to stop the run. */

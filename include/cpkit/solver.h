@@ -1,4 +1,4 @@
-/* solver.h: the solver plug-in type (GSL style), the registry, and the solve driver. */
+/** solver.h: the solver plug-in type (GSL style), the registry, and the solve driver. @file */
 #ifndef CPKIT_SOLVER_H
 #define CPKIT_SOLVER_H
 #include <stddef.h>
@@ -24,6 +24,18 @@ typedef struct cpk_monitor cpk_monitor;
  * A stop status is returned as a positive int: `return` it through cpk_result.status.
  */
 CPK_API int cpk_monitor_iteration(cpk_monitor *mon, long iteration, double merit);
+/**
+ * cpk_monitor_iteration with the figures of the verbose iteration log: at settings.verbose
+ * >= 2 one line per call, the same columns for every solver (NAN: the method has no such
+ * figure at this iteration): `residual` the natural residual, `merit` the method's merit
+ * function (Lemke: the artificial variable), `comp` its complementarity part (ipm: mu),
+ * `step` the step length taken, and from `z`, the iterate (NULL if not at hand), the count of
+ * active unknowns (at a bound within tol; cone problems: contacts in contact) and of those
+ * whose state (lower/between/upper; separated/sticking/sliding) changed since the last line.
+ * The callback's merit is `residual`, or `merit` when `residual` is NAN.
+ */
+CPK_API int cpk_monitor_log(cpk_monitor *mon, long iteration, double residual, double merit,
+                            double comp, double step, const double *z);
 /** Seconds since the solve started. */
 CPK_API double cpk_monitor_elapsed(const cpk_monitor *mon);
 /** The iteration limit in force (settings.max_iter, or the solver's default when it was 0). */
@@ -59,16 +71,17 @@ typedef struct cpk_solver_type {
   const char *description; /**< one line for `cpkit solvers` */
   unsigned kinds;          /**< bitwise OR of accepted cpk_problem_kind */
   long (*default_max_iter)(const cpk_problem *p); /**< used when settings.max_iter == 0 */
-  int (*alloc)(void **state, const cpk_problem *p, const cpk_settings *s, cpk_error *err);
+  int (*alloc)(void **state, const cpk_problem *p, const cpk_settings *s, cpk_error *err); /**< workspace for p */
   int (*solve)(void *state, const cpk_problem *p, const cpk_settings *s, cpk_monitor *mon,
-               cpk_result *r);
-  void (*free)(void *state);
+               cpk_result *r); /**< one solve into r */
+  void (*free)(void *state); /**< release the workspace */
 } cpk_solver_type;
 
 /** Registered solvers, by name (NULL if unknown). */
 CPK_API const cpk_solver_type *cpk_solver_find(const char *name);
 /** Number of registered solvers, and the i-th (NULL when out of range). */
 CPK_API size_t cpk_solver_count(void);
+/** The i-th registered solver (NULL when out of range). */
 CPK_API const cpk_solver_type *cpk_solver_at(size_t i);
 /** 1 if solver T accepts problems of this kind. */
 CPK_API int cpk_solver_accepts(const cpk_solver_type *T, const cpk_problem *p);
@@ -90,25 +103,30 @@ CPK_API int cpk_solver_alloc(const cpk_solver_type *T, const cpk_problem *p, con
 CPK_API int cpk_solver_solve(cpk_solver *s, cpk_result *r, cpk_error *err);
 /** Replace the warm start (copied): z0 and/or basis0 may be NULL. */
 CPK_API int cpk_solver_set_warm_start(cpk_solver *s, const double *z0, const int *basis0);
+/** The type s was allocated with. */
 CPK_API const cpk_solver_type *cpk_solver_type_of(const cpk_solver *s);
+/** Free (NULL is a no-op). */
 CPK_API void cpk_solver_free(cpk_solver *s);
 
 /** One-call convenience: find the solver by name, alloc, solve, free. */
 CPK_API int cpk_solve(const cpk_problem *p, const char *solver_name, const cpk_settings *s,
                       cpk_result *r, cpk_error *err);
 
-/* The built-in methods. */
-CPK_API extern const cpk_solver_type *cpk_solver_lemke;
-CPK_API extern const cpk_solver_type *cpk_solver_enum;
-CPK_API extern const cpk_solver_type *cpk_solver_bdnewton;
-CPK_API extern const cpk_solver_type *cpk_solver_fbnewton;
-CPK_API extern const cpk_solver_type *cpk_solver_pgs;
-CPK_API extern const cpk_solver_type *cpk_solver_ipm;
+/** @name The built-in methods (doc/solvers.md; also found by name with cpk_solver_find)
+ * @{ */
+CPK_API extern const cpk_solver_type *cpk_solver_lemke;    /**< Lemke's complementary pivoting (settings.lemke) */
+CPK_API extern const cpk_solver_type *cpk_solver_enum;     /**< enumeration of complementary index sets, small n (settings.enumeration) */
+CPK_API extern const cpk_solver_type *cpk_solver_bdnewton; /**< B-differentiable Newton on the min/mid map (settings.newton) */
+CPK_API extern const cpk_solver_type *cpk_solver_fbnewton; /**< semismooth Newton on the Fischer-Burmeister function (settings.newton) */
+CPK_API extern const cpk_solver_type *cpk_solver_pgs;      /**< projected Gauss-Seidel / SOR (settings.pgs) */
+CPK_API extern const cpk_solver_type *cpk_solver_ipm;      /**< interior point (settings.ipm) */
 /** Nonsmooth block Gauss-Seidel for friction-cone problems (settings.nsgs): see doc/solvers.md. */
 CPK_API extern const cpk_solver_type *cpk_solver_nsgs;
 /** Friction-cone problems: interior point on second-order cones, De Saxce term by a fixed point. */
 CPK_API extern const cpk_solver_type *cpk_solver_fcipm;
+/** Nonsmooth Newton on the Alart-Curnier function for friction-cone problems (settings.nsn). */
 CPK_API extern const cpk_solver_type *cpk_solver_nsn;
+/** @} */
 
 CPK_END_DECLS
 #endif

@@ -1,4 +1,4 @@
-/* util.h: small helpers shared by all modules: overflow-checked allocation and a wall clock. */
+/** util.h: small helpers shared by all modules: overflow-checked allocation and a wall clock. @file */
 #ifndef CPKIT_UTIL_H
 #define CPKIT_UTIL_H
 #include <stddef.h>
