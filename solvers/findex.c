@@ -1,5 +1,6 @@
 /* findex.c: friction-index rows solved exactly: their encoding as an affine MCP for any solver, refreshed in place for re-solves, and the map of the answer back. */
 #include <math.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +34,7 @@ typedef struct findex_state {
   size_t n, nf, N;
   size_t *row;     /* nf: p's index of the k-th friction row */
   size_t *slot;    /* n: k for a friction row, NONE for a plain one */
+  int *findex;     /* n: p->findex when encoded (the layout above depends on it) */
   size_t *pos;     /* CSC encoding: value slot of each emitted entry, in emission order */
   size_t nemit;
   cpk_settings set; /* the inner solver's settings, arrays mapped to the encoding */
@@ -178,7 +180,9 @@ static int build_index(findex_state *F, const cpk_problem *p)
   F->slot = cpk_alloc_array(F->n, sizeof *F->slot);
   F->row = cpk_alloc_array(F->nf ? F->nf : 1, sizeof *F->row);
   F->sign = cpk_alloc_array(F->n, sizeof *F->sign);
-  if (!F->slot || !F->row || !F->sign) return CPK_ENOMEM;
+  F->findex = cpk_alloc_array(F->n, sizeof *F->findex);
+  if (!F->slot || !F->row || !F->sign || !F->findex) return CPK_ENOMEM;
+  memcpy(F->findex, p->findex, F->n * sizeof *F->findex);
   for (size_t i = 0, k = 0; i < p->n; i++) {
     F->slot[i] = p->findex[i] >= 0 ? k : NONE;
     F->sign[i] = 1;
@@ -349,6 +353,7 @@ static void findex_free(void *vs)
   cpk_result_free(F->r);
   free(F->row);
   free(F->slot);
+  free(F->findex);
   free(F->pos);
   free(F->sign);
   free(F->z0);
@@ -362,6 +367,12 @@ static int findex_solve(void *vs, const cpk_problem *p, const cpk_settings *s, c
                         cpk_result *r)
 {
   findex_state *F = vs;
+  if (!p->findex || memcmp(p->findex, F->findex, F->n * sizeof *F->findex)) {
+    r->status = CPK_STATUS_INVALID_INPUT; /* the encoding's layout is that of the old rows */
+    snprintf(r->message, sizeof r->message,
+             "the friction-index rows changed after the solver was allocated: allocate a new one");
+    return CPK_OK;
+  }
   refresh(F, p, 0);
   map_settings(F, p, s);
   cpk_monitor inner = *mon; /* same clock and callback; the limit of the encoded size */

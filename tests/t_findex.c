@@ -280,10 +280,30 @@ static void test_resolve(const char *solver, int sparse)
   gsl_rng_free(g);
 }
 
+/* Rows declared after the solver was bound: refused with invalid_input, never read out of step. */
+static void test_changed_rows(void)
+{
+  const double M[4] = {1, 0, 0, 1}, q[2] = {-1, -2}, c[2] = {0, 0.5};
+  const int f[2] = {-1, 0}, g[2] = {1, -1};
+  cpk_problem *p = boxed(2, M, q, NULL, NULL, f, c, 0);
+  cpk_solver *S = NULL;
+  cpk_result *r = NULL;
+  cpk_result_alloc(2, &r);
+  int rc = cpk_solver_alloc(cpk_solver_lemke, p, NULL, &S, NULL);
+  if (!rc) rc = cpk_problem_set_friction_index(p, g, (const double[]){0.5, 0});
+  if (!rc) rc = cpk_solver_solve(S, r, NULL);
+  t_ok(!rc && r->status == CPK_STATUS_INVALID_INPUT,
+       "friction-index rows changed under a bound solver: invalid_input (%s)", r->message);
+  cpk_solver_free(S);
+  cpk_result_free(r);
+  cpk_problem_free(p);
+}
+
 int main(void)
 {
   test_hand();
   test_random();
+  test_changed_rows();
   /* ipm and pgs copy M's values at alloc (ipm: a dense M's CSC copy; pgs: the diagonal and a
      sparse M's rows): they miss cpk_problem_update_matrix_values on plain problems too, which
      is their re-solve work, not the encoding's */

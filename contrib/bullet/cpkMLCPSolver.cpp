@@ -15,7 +15,7 @@ static double bound_value(btScalar v)
 
 cpkMLCPSolver::cpkMLCPSolver(const char *solver, const cpk_settings *s)
     : m_type(cpk_solver_find(solver)), m_problem(NULL), m_solver(NULL), m_retrySolver(NULL), m_polishSolver(NULL), m_result(NULL), m_n(0),
-      m_calls(0), m_failures(0), m_retries(0), m_polished(0), m_rebuilds(0), m_iterations(0),
+      m_calls(0), m_failures(0), m_cold(0), m_retries(0), m_polished(0), m_rebuilds(0), m_iterations(0),
       m_maxResidual(0.0)
 {
   cpk_init();
@@ -96,6 +96,15 @@ bool cpkMLCPSolver::rebuild()
   return true;
 }
 
+/* One solve into m_result from the given warm start; every attempt's iterations are counted. */
+int cpkMLCPSolver::attempt(cpk_solver *solver, const double *z0, const int *basis0, cpk_error *err)
+{
+  int rc = cpk_solver_set_warm_start(solver, z0, basis0);
+  if (!rc) rc = cpk_solver_solve(solver, m_result, err);
+  if (!rc) m_iterations += m_result->iterations;
+  return rc;
+}
+
 /*
  * Last resort before failing: the same method from a cold start with an uneven covering
  * vector, a different pivoting path (Lemke's degenerate stack problems can cycle
@@ -112,7 +121,7 @@ int cpkMLCPSolver::retry(cpk_error *err)
     int rc = cpk_solver_alloc(m_type, m_problem, &s, &m_retrySolver, err);
     if (rc) return rc;
   }
-  int rc = cpk_solver_solve(m_retrySolver, m_result, err);
+  int rc = attempt(m_retrySolver, NULL, NULL, err);
   if (rc || m_result->status == CPK_STATUS_SOLVED) return rc;
   /* then Newton (Fischer-Burmeister) from the best iterate: it converges fast near a solution,
      where an ill-conditioned final basis stopped the pivoting */
@@ -123,8 +132,7 @@ int cpkMLCPSolver::retry(cpk_error *err)
   }
   m_polished++;
   m_z0.assign(m_result->z, m_result->z + m_n);
-  cpk_solver_set_warm_start(m_polishSolver, m_z0.data(), NULL);
-  return cpk_solver_solve(m_polishSolver, m_result, err);
+  return attempt(m_polishSolver, m_z0.data(), NULL, err);
 }
 
 /* Same size and pattern: new values in place (M only when it changed: split impulse solves twice with one A). */
@@ -160,12 +168,11 @@ bool cpkMLCPSolver::solveMLCP(const btMatrixXu &A, const btVectorXu &b, btVector
   /* btMLCPSolver with split impulse alternates two problems per step (position, then velocity
      correction) with one A: each is warm-started from the basis of its own kind, two calls back */
   int slot = (int)(m_calls % 2);
-  cpk_solver_set_warm_start(m_solver, NULL, m_haveBasis[slot] ? m_basis[slot].data() : NULL);
   cpk_error err;
-  int rc = cpk_solver_solve(m_solver, m_result, &err);
+  int rc = attempt(m_solver, NULL, m_haveBasis[slot] ? m_basis[slot].data() : NULL, &err);
   if (!rc && m_result->status != CPK_STATUS_SOLVED && m_haveBasis[slot]) { /* the warm basis misled it */
-    cpk_solver_set_warm_start(m_solver, NULL, NULL);
-    rc = cpk_solver_solve(m_solver, m_result, &err);
+    m_cold++;
+    rc = attempt(m_solver, NULL, NULL, &err);
   }
   if (!rc && m_result->status != CPK_STATUS_SOLVED) rc = retry(&err);
   if (rc || m_result->status != CPK_STATUS_SOLVED) {
@@ -175,7 +182,6 @@ bool cpkMLCPSolver::solveMLCP(const btMatrixXu &A, const btVectorXu &b, btVector
                   m_result->message);
     return fail(why), false;
   }
-  m_iterations += m_result->iterations;
   if (m_result->residual > m_maxResidual) m_maxResidual = m_result->residual;
   if (x.size() != A.rows()) x.resize(A.rows());
   for (size_t i = 0; i < m_n; i++) x[(int)i] = (btScalar)m_result->z[i];

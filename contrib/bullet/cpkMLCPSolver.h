@@ -45,10 +45,11 @@ public:
 
   long calls() const { return m_calls; }         /**< solveMLCP calls with n > 0 */
   long failures() const { return m_failures; }   /**< calls that returned false */
+  long colds() const { return m_cold; }          /**< solves tried again cold after the warm start failed */
   long retries() const { return m_retries; }     /**< solves tried with the other covering vector */
   long polished() const { return m_polished; }   /**< solves finished by fbnewton from the pivoting's iterate */
   long rebuilds() const { return m_rebuilds; }   /**< problem and solver built anew */
-  long iterations() const { return m_iterations; } /**< total pivots / iterations */
+  long iterations() const { return m_iterations; } /**< total pivots / iterations of all attempts */
   double maxResidual() const { return m_maxResidual; } /**< largest natural residual of a solved call */
   const char *lastMessage() const { return m_message; } /**< why the last failure failed */
 
@@ -60,6 +61,7 @@ private:
   bool rebuild();
   bool update();
   int retry(cpk_error *err);
+  int attempt(cpk_solver *solver, const double *z0, const int *basis0, cpk_error *err);
   void fail(const char *what);
 
   const cpk_solver_type *m_type;
@@ -71,7 +73,7 @@ private:
   std::vector<double> m_z0, m_cover, m_a, m_q, m_lo, m_hi, m_coef, m_seenA;
   std::vector<int> m_findex, m_seenFindex, m_basis[2];
   bool m_haveBasis[2]; /* per parity of the call: see solveMLCP */
-  long m_calls, m_failures, m_retries, m_polished, m_rebuilds, m_iterations;
+  long m_calls, m_failures, m_cold, m_retries, m_polished, m_rebuilds, m_iterations;
   double m_maxResidual;
   char m_message[256];
 };
