@@ -22,8 +22,9 @@
  * calls while the size and the limitDependency pattern are unchanged (values go in
  * through cpk_problem_update_*), and each solve is warm-started from the basis of the
  * call before last (btMLCPSolver with split impulse alternates two problems per step).
- * A solve that fails is tried again cold, then with another covering vector (retries()),
- * then by fbnewton from the best iterate (polished()): all exact cpkit solves.
+ * A solve that fails is tried cold with another covering vector (retries()),
+ * then by fbnewton from the best iterate (polished()), then cold as first set up (colds()):
+ * all exact cpkit solves.
  * A solve that does not end `solved` returns false: btMLCPSolver then falls back to
  * its sequential-impulse solver (getNumFallbacks()); failures() counts them here.
  * Bullet's btScalar may be float (Debian's build) or double: both work.
@@ -45,7 +46,7 @@ public:
 
   long calls() const { return m_calls; }         /**< solveMLCP calls with n > 0 */
   long failures() const { return m_failures; }   /**< calls that returned false */
-  long colds() const { return m_cold; }          /**< solves tried again cold after the warm start failed */
+  long colds() const { return m_cold; }          /**< solves tried cold as first set up, after the others failed */
   long retries() const { return m_retries; }     /**< solves tried with the other covering vector */
   long polished() const { return m_polished; }   /**< solves finished by fbnewton from the pivoting's iterate */
   long rebuilds() const { return m_rebuilds; }   /**< problem and solver built anew */
