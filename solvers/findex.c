@@ -35,6 +35,7 @@ typedef struct findex_state {
   size_t *row;     /* nf: p's index of the k-th friction row */
   size_t *slot;    /* n: k for a friction row, NONE for a plain one */
   int *findex;     /* n: p->findex when encoded (the layout above depends on it) */
+  double *fcoef;   /* nf: the coefficients in the encoded matrix (rev.bounds also counts l, u) */
   size_t *pos;     /* CSC encoding: value slot of each emitted entry, in emission order */
   size_t nemit;
   cpk_settings set; /* the inner solver's settings, arrays mapped to the encoding */
@@ -147,11 +148,25 @@ static void fill_bounds(findex_state *F, const cpk_problem *p)
  * object, written in place; its counters are bumped as cpk_problem_update_* would, so a
  * solver that keeps state across solves refreshes what changed.
  */
+/* 1 if p's coefficients differ from those in the encoded matrix (and remember p's). */
+static int fcoef_changed(findex_state *F, const cpk_problem *p)
+{
+  int changed = 0;
+  for (size_t k = 0; k < F->nf; k++)
+    if (F->fcoef[k] != p->fcoef[F->row[k]]) {
+      F->fcoef[k] = p->fcoef[F->row[k]];
+      changed = 1;
+    }
+  return changed;
+}
+
 static void refresh(findex_state *F, const cpk_problem *p, int all)
 {
   cpk_problem *E = F->enc;
-  int bounds = all || p->rev.bounds != F->seen_bounds; /* fcoef lives in the matrix */
-  if (bounds || p->rev.values != F->seen_values) {
+  int bounds = all || p->rev.bounds != F->seen_bounds;
+  /* fcoef lives in the matrix: a new bound alone (an engine sets them every step) keeps it */
+  int coef = bounds && fcoef_changed(F, p);
+  if (all || coef || p->rev.values != F->seen_values) {
     fill_matrix(F, p);
     E->rev.values++;
   }
@@ -181,7 +196,8 @@ static int build_index(findex_state *F, const cpk_problem *p)
   F->row = cpk_alloc_array(F->nf ? F->nf : 1, sizeof *F->row);
   F->sign = cpk_alloc_array(F->n, sizeof *F->sign);
   F->findex = cpk_alloc_array(F->n, sizeof *F->findex);
-  if (!F->slot || !F->row || !F->sign || !F->findex) return CPK_ENOMEM;
+  F->fcoef = cpk_alloc_array(F->nf ? F->nf : 1, sizeof *F->fcoef);
+  if (!F->slot || !F->row || !F->sign || !F->findex || !F->fcoef) return CPK_ENOMEM;
   memcpy(F->findex, p->findex, F->n * sizeof *F->findex);
   for (size_t i = 0, k = 0; i < p->n; i++) {
     F->slot[i] = p->findex[i] >= 0 ? k : NONE;
@@ -354,6 +370,7 @@ static void findex_free(void *vs)
   free(F->row);
   free(F->slot);
   free(F->findex);
+  free(F->fcoef);
   free(F->pos);
   free(F->sign);
   free(F->z0);

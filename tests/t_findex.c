@@ -241,7 +241,10 @@ static void test_resolve(const char *solver, int sparse)
   double *fc = calloc(n, sizeof *fc);
   cpk_result_alloc(n, &r);
   int rc = cpk_solver_alloc(cpk_solver_find(solver), p, NULL, &S, NULL);
-  for (int step = 0; step < 4 && !rc; step++) {
+  /* fbnewton classifies the bounds (finite or not) at alloc: a new finite bound (step 4) is its
+     re-solve work on plain problems too, not the encoding's */
+  int steps = strcmp(solver, "fbnewton") ? 5 : 4;
+  for (int step = 0; step < steps && !rc; step++) {
     if (step == 1) { /* new q */
       for (size_t i = 0; i < n; i++) q[i] = p->q[i] + 0.3 * (gsl_rng_uniform(g) - 0.5);
       rc = cpk_problem_update_q(p, q);
@@ -252,13 +255,19 @@ static void test_resolve(const char *solver, int sparse)
     } else if (step == 3) { /* new friction coefficients */
       for (size_t i = 0; i < n; i++) fc[i] = 0.5 * p->fcoef[i];
       rc = cpk_problem_update_fcoef(p, fc);
+    } else if (step == 4) { /* new bounds, same coefficients: caps on the normal impulses */
+      double zmax = 0;
+      for (size_t c = 0; c < nc; c++) zmax = fmax(zmax, r->z[normal[c]]);
+      for (size_t i = 0; i < n; i++) q[i] = p->upper[i];
+      for (size_t c = 0; c < nc; c++) q[normal[c]] = 0.7 * zmax;
+      rc = cpk_problem_update_bounds(p, NULL, q);
     }
     if (!rc) rc = cpk_solver_solve(S, r, NULL);
     int ref = fresh_ok(p, solver, z);
     double d = 0;
     for (size_t i = 0; i < n; i++) d = fmax(d, fabs(r->z[i] - z[i]));
     t_ok(!rc && ref && r->status == CPK_STATUS_SOLVED && is_findex_solution(p, r->z, 1e-6) &&
-             physical(p, r, normal, nc) && d < 1e-5,
+             (step == 4 || physical(p, r, normal, nc)) && d < 1e-5,
          "%s re-solve %d (%s): solves the updated problem (differs from a fresh solve by %.2g)",
          solver, step, sparse ? "csc" : "dense", d);
   }

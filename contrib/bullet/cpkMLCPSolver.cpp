@@ -93,6 +93,7 @@ bool cpkMLCPSolver::rebuild()
   }
   m_seenA = m_a;
   m_seenFindex = m_findex;
+  m_seenLo = m_lo, m_seenHi = m_hi, m_seenCoef = m_coef;
   return true;
 }
 
@@ -144,8 +145,11 @@ bool cpkMLCPSolver::update()
     m_seenA = m_a;
   }
   if (!rc) rc = cpk_problem_update_q(m_problem, m_q.data());
-  if (!rc) rc = cpk_problem_update_bounds(m_problem, m_lo.data(), m_hi.data());
-  if (!rc) rc = cpk_problem_update_fcoef(m_problem, m_coef.data());
+  if (!rc && (m_lo != m_seenLo || m_hi != m_seenHi || m_coef != m_seenCoef)) {
+    rc = cpk_problem_update_bounds(m_problem, m_lo.data(), m_hi.data());
+    if (!rc) rc = cpk_problem_update_fcoef(m_problem, m_coef.data());
+    m_seenLo = m_lo, m_seenHi = m_hi, m_seenCoef = m_coef;
+  }
   if (rc) snprintf(m_message, sizeof m_message, "update refused: %s", cpk_strerror(rc));
   return rc == CPK_OK;
 }

@@ -71,7 +71,7 @@ private:
   cpk_solver *m_solver, *m_retrySolver, *m_polishSolver;
   cpk_result *m_result;
   size_t m_n;
-  std::vector<double> m_z0, m_cover, m_a, m_q, m_lo, m_hi, m_coef, m_seenA;
+  std::vector<double> m_z0, m_cover, m_a, m_q, m_lo, m_hi, m_coef, m_seenA, m_seenLo, m_seenHi, m_seenCoef;
   std::vector<int> m_findex, m_seenFindex, m_basis[2];
   bool m_haveBasis[2]; /* per parity of the call: see solveMLCP */
   long m_calls, m_failures, m_cold, m_retries, m_polished, m_rebuilds, m_iterations;
