@@ -411,7 +411,9 @@ int cpk_findex_bind(const cpk_solver_type *T, const cpk_problem *p, const cpk_se
 {
   *impl = T;
   *state = NULL;
-  if (!p->findex || cpk_findex_native(T)) return T->alloc(state, p, s, err);
+  size_t nf = 0;
+  for (size_t i = 0; p->findex && i < p->n; i++) nf += p->findex[i] >= 0;
+  if (!nf || cpk_findex_native(T)) return T->alloc(state, p, s, err);
   findex_state *F = calloc(1, sizeof *F);
   if (!F) return CPK_ENOMEM;
   F->inner = T;
@@ -424,6 +426,12 @@ int cpk_findex_bind(const cpk_solver_type *T, const cpk_problem *p, const cpk_se
   map_settings(F, p, s);
   rc = T->alloc(&F->inner_state, F->enc, &F->set, err);
   if (rc) {
+    if (err && err->message[0]) { /* its sizes are the encoding's: say so */
+      char why[sizeof err->message];
+      snprintf(why, sizeof why, "%s", err->message);
+      cpk_error_set(err, rc, "%.300s (on the encoding of %zu friction-index rows: %zu unknowns)",
+                    why, F->nf, F->N);
+    }
     findex_free(F);
     return rc;
   }
