@@ -26,9 +26,9 @@ static void run(const char *name, btMLCPSolverInterface *mlcp, cpkMLCPSolver *cp
   printf("%-6s %-16s %10.4f %10.5f %9d", scene, name, per * 1e3,
          !strcmp(scene, "stack") ? s.drift() : chain_error(s), s.solver.getNumFallbacks());
   if (cpk)
-    printf(" %7ld %7ld %8ld %9.1f %9.2g %5ld %7ld %8ld", cpk->calls(), cpk->failures(),
+    printf(" %7ld %7ld %8ld %9.1f %9.2g %5ld %7ld %8ld %6ld", cpk->calls(), cpk->failures(),
            cpk->rebuilds(), cpk->calls() ? (double)cpk->iterations() / (double)cpk->calls() : 0.0,
-           cpk->maxResidual(), cpk->colds(), cpk->retries(), cpk->polished());
+           cpk->maxResidual(), cpk->colds(), cpk->retries(), cpk->polished(), cpk->zeros());
   printf("\n");
 }
 
@@ -38,9 +38,9 @@ int main(int argc, char **argv)
   if (steps <= 0) steps = 300;
   printf("# %d steps of 1/60 s; btScalar is %s\n", steps,
          sizeof(btScalar) == sizeof(double) ? "double" : "float");
-  printf("%-6s %-16s %10s %10s %9s %7s %7s %8s %9s %9s %5s %7s %8s\n", "scene", "solver",
+  printf("%-6s %-16s %10s %10s %9s %7s %7s %8s %9s %9s %5s %7s %8s %6s\n", "scene", "solver",
          "ms/step", "drift_m", "fallbacks", "calls", "failed", "rebuilds", "piv/call", "max_res",
-         "cold", "retried", "polished");
+         "cold", "retried", "polished", "x=0");
   const char *scenes[] = {"stack", "chain"};
   for (int sc = 0; sc < 2; sc++) {
     btDantzigSolver dantzig;

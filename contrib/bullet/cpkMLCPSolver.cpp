@@ -15,7 +15,7 @@ static double bound_value(btScalar v)
 
 cpkMLCPSolver::cpkMLCPSolver(const char *solver, const cpk_settings *s)
     : m_type(cpk_solver_find(solver)), m_problem(NULL), m_solver(NULL), m_retrySolver(NULL), m_polishSolver(NULL), m_result(NULL), m_n(0),
-      m_calls(0), m_failures(0), m_cold(0), m_retries(0), m_polished(0), m_rebuilds(0), m_iterations(0),
+      m_calls(0), m_failures(0), m_zero(0), m_cold(0), m_retries(0), m_polished(0), m_rebuilds(0), m_iterations(0),
       m_maxResidual(0.0)
 {
   cpk_init();
@@ -97,6 +97,14 @@ bool cpkMLCPSolver::rebuild()
   return true;
 }
 
+/* b = 0 with 0 inside every box: x = 0 is a solution (w = 0), no solve needed. */
+bool cpkMLCPSolver::zeroSolves(int n) const
+{
+  for (int i = 0; i < n; i++)
+    if (m_q[i] != 0.0 || !(m_lo[i] <= 0.0 && m_hi[i] >= 0.0)) return false;
+  return true;
+}
+
 /* One solve into m_result from the given warm start; every attempt's iterations are counted. */
 int cpkMLCPSolver::attempt(cpk_solver *solver, const double *z0, const int *basis0, cpk_error *err)
 {
@@ -166,6 +174,12 @@ bool cpkMLCPSolver::solveMLCP(const btMatrixXu &A, const btVectorXu &b, btVector
   if (!m_type) return fail("unknown cpkit solver"), false;
   if (!m_result && cpk_result_alloc(0, &m_result)) return fail("out of memory"), false;
   if (!convert(A, b, lo, hi, limitDependency)) return fail("inconsistent sizes"), false;
+  if (zeroSolves(A.rows())) { /* the split-impulse solve of a step without penetration */
+    if (x.size() != A.rows()) x.resize(A.rows());
+    for (int i = 0; i < A.rows(); i++) x[i] = 0;
+    m_zero++;
+    return true;
+  }
   bool same = m_problem && m_n == (size_t)A.rows() && m_findex == m_seenFindex;
   m_n = (size_t)A.rows();
   if (!(same ? update() : rebuild())) return fail(m_message), false;

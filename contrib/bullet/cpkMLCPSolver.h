@@ -22,7 +22,8 @@
  * calls while the size and the limitDependency pattern are unchanged (values go in
  * through cpk_problem_update_*), and each solve is warm-started from the basis of the
  * call before last (btMLCPSolver with split impulse alternates two problems per step).
- * A solve that fails is tried cold with another covering vector (retries()),
+ * A call with b = 0 and 0 in every box is answered x = 0 at once (zeros()): the split-impulse
+ * solve of a step without penetration. A solve that fails is tried cold with another covering vector (retries()),
  * then by fbnewton from the best iterate (polished()), then cold as first set up (colds()):
  * all exact cpkit solves.
  * A solve that does not end `solved` returns false: btMLCPSolver then falls back to
@@ -46,6 +47,7 @@ public:
 
   long calls() const { return m_calls; }         /**< solveMLCP calls with n > 0 */
   long failures() const { return m_failures; }   /**< calls that returned false */
+  long zeros() const { return m_zero; }          /**< calls answered x = 0 without a solve (b = 0) */
   long colds() const { return m_cold; }          /**< solves tried cold as first set up, after the others failed */
   long retries() const { return m_retries; }     /**< solves tried with the other covering vector */
   long polished() const { return m_polished; }   /**< solves finished by fbnewton from the pivoting's iterate */
@@ -62,6 +64,7 @@ private:
   bool rebuild();
   bool update();
   int retry(cpk_error *err);
+  bool zeroSolves(int n) const;
   int attempt(cpk_solver *solver, const double *z0, const int *basis0, cpk_error *err);
   void fail(const char *what);
 
@@ -74,7 +77,7 @@ private:
   std::vector<double> m_z0, m_cover, m_a, m_q, m_lo, m_hi, m_coef, m_seenA, m_seenLo, m_seenHi, m_seenCoef;
   std::vector<int> m_findex, m_seenFindex, m_basis[2];
   bool m_haveBasis[2]; /* per parity of the call: see solveMLCP */
-  long m_calls, m_failures, m_cold, m_retries, m_polished, m_rebuilds, m_iterations;
+  long m_calls, m_failures, m_zero, m_cold, m_retries, m_polished, m_rebuilds, m_iterations;
   double m_maxResidual;
   char m_message[256];
 };
