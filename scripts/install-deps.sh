@@ -2,9 +2,10 @@
 # install-deps.sh: install cpkit's build dependencies on Debian/Ubuntu (as root, or through sudo).
 set -e
 pkgs="build-essential autoconf automake libtool pkg-config libgsl-dev libsuitesparse-dev liblapack-dev libjansson-dev libhdf5-dev gnuplot-nox python3 cmake python3-dev python3-numpy python3-scipy python3-pytest"
-# Optional (configure finds them or goes without): Siconos Numerics, for `cpkit bench`
-# comparisons; doxygen, for the API reference (`make doc`).
-optional="libsiconos-numerics-dev doxygen"
+# Optional (configure finds them or goes without): Siconos Numerics, for `cpkit bench` comparisons;
+# doxygen, for the API reference (`make doc`); Bullet, for contrib/bullet (cpkit behind btMLCPSolver)
+# and its scene test.
+optional="libsiconos-numerics-dev doxygen libbullet-dev"
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 missing=
 missing_optional=

@@ -135,12 +135,22 @@ static double row_value(const pgs_state *S, const cpk_problem *p, size_t i, cons
   return v;
 }
 
+/* z_i clamped to its bounds; a friction-index row's are +-c z_j at the newest z_j (read natively,
+   as engines' PGS does: at convergence they are the bounds at the solution). */
+static double clamp(const cpk_problem *p, size_t i, const double *z, double t)
+{
+  double lo = p->lower[i], hi = p->upper[i];
+  if (p->findex && p->findex[i] >= 0) {
+    hi = p->fcoef[i] * fmax(z[p->findex[i]], 0.0);
+    lo = -hi;
+  }
+  return t < lo ? lo : (t > hi ? hi : t);
+}
+
 static void sweep(const pgs_state *S, const cpk_problem *p, double omega, double *z)
 {
-  for (size_t i = 0; i < S->n; i++) {
-    double t = z[i] - omega * row_value(S, p, i, z) / S->diag[i];
-    z[i] = t < p->lower[i] ? p->lower[i] : (t > p->upper[i] ? p->upper[i] : t);
-  }
+  for (size_t i = 0; i < S->n; i++)
+    z[i] = clamp(p, i, z, z[i] - omega * row_value(S, p, i, z) / S->diag[i]);
 }
 
 static double residual(pgs_state *S, const cpk_problem *p, const double *z)
@@ -152,10 +162,13 @@ static double residual(pgs_state *S, const cpk_problem *p, const double *z)
 /* The warm point (or 0) projected on the bounds. */
 static void start(const cpk_problem *p, const double *z0, double *z)
 {
-  for (size_t i = 0; i < p->n; i++) {
-    double v = z0 ? z0[i] : 0.0;
-    z[i] = v < p->lower[i] ? p->lower[i] : (v > p->upper[i] ? p->upper[i] : v);
-  }
+  /* the warm point (or 0) projected on the bounds (scaling rows first: no chains) */
+  for (size_t i = 0; i < p->n; i++) z[i] = z0 ? z0[i] : 0.0;
+  for (size_t i = 0; i < p->n; i++)
+    if (!p->findex || p->findex[i] < 0) z[i] = clamp(p, i, z, z[i]);
+  for (size_t i = 0; p->findex && i < p->n; i++)
+    if (p->findex[i] >= 0) z[i] = clamp(p, i, z, z[i]);
+}
 }
 
 static int pgs_solve(void *vs, const cpk_problem *p, const cpk_settings *s, cpk_monitor *mon,

@@ -4,11 +4,13 @@
 #include <string.h>
 #include <cpkit/solver.h>
 #include <cpkit/util.h>
+#include "findex.h"
 #include "monitor.h"
 #include "resolve.h"
 
 struct cpk_solver {
   const cpk_solver_type *type;
+  const cpk_solver_type *impl; /* type, or the friction-index encoding around it (findex.c) */
   const cpk_problem *problem; /* borrowed */
   cpk_settings settings;      /* copy; array fields point at the copies below */
   double *z0, *covering;
@@ -74,9 +76,6 @@ int cpk_solver_alloc(const cpk_solver_type *T, const cpk_problem *p, const cpk_s
   if (!cpk_solver_accepts(T, p))
     return cpk_error_set(err, CPK_EUNSUP, "solver '%s' does not accept %s problems", T->name,
                          cpk_problem_kind_name(p->kind));
-  if (p->findex) /* replaced by the exact encoding of friction-index rows (issue 15) */
-    return cpk_error_set(err, CPK_EUNSUP, "solver '%s' does not take friction-index rows yet",
-                         T->name);
   if (!settings) {
     cpk_settings_default(&defaults);
     settings = &defaults;
@@ -91,7 +90,7 @@ int cpk_solver_alloc(const cpk_solver_type *T, const cpk_problem *p, const cpk_s
   if (!rc)
     rc = check_warm_start(p->n, settings->z0, settings->basis0, settings->lemke.covering, err);
   if (!rc) {
-    rc = T->alloc(&s->state, p, &s->settings, err);
+    rc = cpk_findex_bind(T, p, &s->settings, &s->impl, &s->state, err);
     if (rc && err && !err->message[0]) cpk_error_set(err, rc, "%s: %s", T->name, cpk_strerror(rc));
   }
   if (rc) {
@@ -134,9 +133,9 @@ static int refresh_state(cpk_solver *s, cpk_error *err)
 {
   const cpk_problem *p = s->problem;
   if (resolve_refreshes_itself(s->type) || !resolve_changed(&s->seen, p)) return CPK_OK;
-  if (s->state) s->type->free(s->state);
+  if (s->state) s->impl->free(s->state);
   s->state = NULL;
-  int rc = s->type->alloc(&s->state, p, &s->settings, err);
+  int rc = cpk_findex_bind(s->type, p, &s->settings, &s->impl, &s->state, err);
   if (rc && !(err && err->message[0])) cpk_error_set(err, rc, "%s: %s", s->type->name, cpk_strerror(rc));
   if (rc) return rc;
   resolve_seen_set(&s->seen, p);
@@ -158,7 +157,7 @@ int cpk_solver_solve(cpk_solver *s, cpk_result *r, cpk_error *err)
   if (max_iter == 0) max_iter = s->type->default_max_iter ? s->type->default_max_iter(p) : 1000;
   cpk_monitor_start(&mon, &s->settings, s->type->name, max_iter);
   cpk_monitor_track(&mon, p, s->modes);
-  rc = s->type->solve(s->state, p, &s->settings, &mon, r);
+  rc = s->impl->solve(s->state, p, &s->settings, &mon, r);
   r->time_s = cpk_monitor_elapsed(&mon);
   if (rc) return cpk_error_set(err, rc, "%s: %s", s->type->name, cpk_strerror(rc));
   finish_result(p, &s->settings, r);
@@ -174,7 +173,7 @@ const cpk_solver_type *cpk_solver_type_of(const cpk_solver *s) { return s->type;
 void cpk_solver_free(cpk_solver *s)
 {
   if (!s) return;
-  if (s->state) s->type->free(s->state);
+  if (s->state) s->impl->free(s->state);
   free(s->z0);
   free(s->basis0);
   free(s->covering);
