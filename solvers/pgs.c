@@ -159,16 +159,14 @@ static double residual(pgs_state *S, const cpk_problem *p, const double *z)
   return cpk_natural_residual(p, z, S->w);
 }
 
-/* The warm point (or 0) projected on the bounds. */
+/* The warm point (or 0) projected on the bounds (scaling rows first: no chains). */
 static void start(const cpk_problem *p, const double *z0, double *z)
 {
-  /* the warm point (or 0) projected on the bounds (scaling rows first: no chains) */
   for (size_t i = 0; i < p->n; i++) z[i] = z0 ? z0[i] : 0.0;
   for (size_t i = 0; i < p->n; i++)
     if (!p->findex || p->findex[i] < 0) z[i] = clamp(p, i, z, z[i]);
   for (size_t i = 0; p->findex && i < p->n; i++)
     if (p->findex[i] >= 0) z[i] = clamp(p, i, z, z[i]);
-}
 }
 
 static int pgs_solve(void *vs, const cpk_problem *p, const cpk_settings *s, cpk_monitor *mon,
