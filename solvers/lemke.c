@@ -44,6 +44,8 @@ typedef struct lemke_state {
   double *cdiv;     /* their lexicographic divisors */
   int *zstate;      /* cpk_var_state of each z_i */
   long pivots, flips, ties, full_lex, ray_rechecks, restarts;
+  cpk_linsys_stats ls0;     /* the backend's counts when this solve began (stats are per solve) */
+  const cpk_linsys *ls0_of; /* the backend they belong to (a fallback starts a new one) */
   size_t ray_entering; /* the variable that entered when the last run ended on a ray */
   int free_singular;   /* the last cold start failed: the free variables' block is singular */
   double mnorm;     /* ||M||_inf, measured when the solve starts: the ray checks' scale */
@@ -675,6 +677,12 @@ static void fill_stats(const lemke_state *S, cpk_result *r)
 {
   cpk_linsys_stats ls;
   cpk_linsys_get_stats(S->basis.ls, &ls);
+  if (S->basis.ls == S->ls0_of) { /* a re-solve reports its own work, not the solver's lifetime */
+    ls.factorizations -= S->ls0.factorizations;
+    ls.updates -= S->ls0.updates;
+    ls.solves -= S->ls0.solves;
+    ls.factor_time_s -= S->ls0.factor_time_s;
+  }
   r->iterations = S->pivots + S->flips;
   cpk_result_set_stat(r, "pivots", (double)S->pivots);
   cpk_result_set_stat(r, "bound_flips", (double)S->flips);
@@ -1037,6 +1045,8 @@ static int lemke_solve(void *vs, const cpk_problem *p, const cpk_settings *s, cp
   s = lemke_resolve_settings(&S->resolve, s, &from_last);
   int warm = s->basis0 != NULL || s->z0 != NULL;
   S->pivots = S->flips = S->ties = S->full_lex = S->ray_rechecks = S->restarts = 0;
+  S->ls0_of = S->basis.ls;
+  if (S->ls0_of) cpk_linsys_get_stats(S->ls0_of, &S->ls0);
   S->free_singular = 0;
   S->monitor_stop = 0;
   r->has_ray = 0;
