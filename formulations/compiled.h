@@ -89,6 +89,10 @@ typedef struct cvm_rowctx {
 void cvm_partial(cvm_rowctx *x, size_t row, size_t var, double value);
 
 typedef int (*cvm_rows_fn)(cvm_rowctx *x);
+struct cpk_varmap;
+/* Model set-up: fill C->cc[c] (except first) and its unknowns for every contact. */
+typedef int (*cvm_setup_fn)(struct cpk_varmap *C, const cpk_contact_system *s,
+                            const cpk_compile_options *o, cpk_error *err);
 
 /* The compiled problem (the public cpk_varmap). */
 struct cpk_varmap {
@@ -107,6 +111,8 @@ struct cpk_varmap {
   double *dirs;       /* polyhedral directions */
   size_t ndirs, cap_dirs;
   cvm_rows_fn rows;
+  cvm_setup_fn setup;          /* the model's (compile_update.c compiles again with it) */
+  cpk_compile_options options; /* as compiled (the distributed model's form resolved) */
   /* kinematics (body form) */
   cpk_csc *M;
   size_t *wptr;
@@ -133,14 +139,21 @@ struct cpk_varmap {
 int cvm_add_var(struct cpk_varmap *C, size_t c, cpk_var_role role, size_t index, double lo,
                 double hi, const double T[4]);
 
-/* Model set-up: fill C->cc[c] (except first) and its unknowns for every contact. */
-typedef int (*cvm_setup_fn)(struct cpk_varmap *C, const cpk_contact_system *s,
-                            const cpk_compile_options *o, cpk_error *err);
-
 /* The generic compile driver used by every model. */
 int cvm_compile(const cpk_contact_system *s, cpk_contact_model model, const cpk_compile_options *o,
                 cvm_setup_fn setup, cvm_rows_fn rows, cpk_problem **problem, cpk_varmap **map,
                 cpk_error *err);
+
+/* A map with nothing compiled yet (NULL when out of memory), the layout of system s in
+ * it (everything but the pattern and the problem), and for an emitted pattern: q = F(0)
+ * (affine models) and the Jacobian's values at 0 on C->pattern (x), CPK_EUNSUP when the
+ * entries are not where the pattern puts them (compile_update.c). */
+struct cpk_varmap *cvm_varmap_new(cpk_contact_model model, const cpk_compile_options *o,
+                                  cvm_setup_fn setup, cvm_rows_fn rows);
+int cvm_compile_layout(struct cpk_varmap *C, const cpk_contact_system *s, cpk_error *err);
+int cvm_pattern_values(struct cpk_varmap *C, double *q, double *x);
+/* The bounds of the unknowns (allocated). */
+int cvm_bounds(const struct cpk_varmap *C, double **lo, double **hi);
 
 /* The cone form (cone_form.c): the unknowns of every contact, and the emitted
  * friction-cone problem (after the layout and the block operator are built). */

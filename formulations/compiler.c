@@ -16,7 +16,15 @@ struct cvm_emitter {
   double *x;
   size_t limit;
   int failed;
+  const cpk_csc *verify; /* when set, every entry must fall where the pattern puts it */
+  int mismatch;
 };
+
+/* 1 when position k of pattern P is entry (row, col). */
+static int in_pattern(const cpk_csc *P, size_t k, size_t row, size_t col)
+{
+  return (cpk_int)k >= P->p[col] && (cpk_int)k < P->p[col + 1] && P->i[k] == (cpk_int)row;
+}
 
 static void emit(cvm_emitter *e, size_t row, size_t col, double value)
 {
@@ -36,8 +44,13 @@ static void emit(cvm_emitter *e, size_t row, size_t col, double value)
     e->ti[e->count] = (cpk_int)row;
     e->tj[e->count] = (cpk_int)col;
   } else if (e->count < e->limit) {
-    e->x[e->pos[e->count]] += value;
+    size_t k = e->pos[e->count];
+    if (e->verify && !in_pattern(e->verify, k, row, col))
+      e->mismatch = e->failed = 1;
+    else
+      e->x[k] += value;
   } else {
+    e->mismatch = 1;
     e->failed = 1;
   }
   e->count++;
@@ -204,7 +217,7 @@ static int assemble(cpk_varmap *C, const double *z, double *f, cvm_emitter *em)
       expand_reduced(C, c, &x, em);
     if (em && C->influence) cvm_influence_expand(C, c, &x);
   }
-  if (em && em->failed) return CPK_ENOMEM;
+  if (em && em->failed) return em->mismatch ? CPK_EUNSUP : CPK_ENOMEM;
   for (size_t i = 0; i < C->n; i++)
     if (!isfinite(f[i])) return CPK_EBADFUNC;
   return CPK_OK;
@@ -215,16 +228,42 @@ static int nl_function(const double *z, double *f, void *params)
   return assemble(params, z, f, NULL);
 }
 
+/* F(z) into f and the Jacobian's values into x (the pattern's order); with `verify`
+ * each entry is checked against the pattern. *mismatch: the entries are not the ones
+ * the pattern was recorded from. */
+static int jacobian_into(cpk_varmap *C, const double *z, double *f, double *x, int verify,
+                         int *mismatch)
+{
+  cvm_emitter em = {0};
+  em.pos = C->pos;
+  em.x = x;
+  em.limit = C->ntrip;
+  em.verify = verify ? C->pattern : NULL;
+  memset(x, 0, (size_t)C->pattern->p[C->pattern->n] * sizeof *x);
+  int rc = assemble(C, z, f, &em);
+  *mismatch = em.mismatch || em.count != C->ntrip;
+  return rc == CPK_EUNSUP ? CPK_OK : rc;
+}
+
 static int nl_jacobian(const double *z, cpk_csc *J, void *params)
 {
   cpk_varmap *C = params;
-  cvm_emitter em = {0};
-  em.pos = C->pos;
-  em.x = J->x;
-  em.limit = C->ntrip;
-  memset(J->x, 0, (size_t)J->p[J->n] * sizeof *J->x);
-  int rc = assemble(C, z, C->fwork, &em);
-  if (!rc && em.count != C->ntrip) rc = CPK_EBADFUNC;
+  int mismatch;
+  int rc = jacobian_into(C, z, C->fwork, J->x, 0, &mismatch);
+  if (!rc && mismatch) rc = CPK_EBADFUNC;
+  return rc;
+}
+
+int cvm_pattern_values(cpk_varmap *C, double *q, double *x)
+{
+  int mismatch;
+  double *z = cpk_calloc_array(C->n, sizeof *z);
+  if (!z) return CPK_ENOMEM;
+  int rc = jacobian_into(C, z, C->fwork, x, 1, &mismatch);
+  if (rc == CPK_EBADFUNC && !C->affine) rc = CPK_OK; /* as record_pattern: F(0) may be odd */
+  if (!rc && mismatch) rc = CPK_EUNSUP;
+  if (!rc && C->affine) rc = assemble(C, z, q, NULL);
+  free(z);
   return rc;
 }
 
@@ -416,7 +455,7 @@ static int alloc_workspace(cpk_varmap *C)
   return C->P && C->U && C->fwork && C->floc && C->dfdU && C->umask ? CPK_OK : CPK_ENOMEM;
 }
 
-static int bounds(const cpk_varmap *C, double **lo, double **hi)
+int cvm_bounds(const cpk_varmap *C, double **lo, double **hi)
 {
   *lo = cpk_alloc_array(C->n, sizeof **lo);
   *hi = cpk_alloc_array(C->n, sizeof **hi);
@@ -476,7 +515,7 @@ static int emit_problem(cpk_varmap *C, const cpk_contact_system *s, const cpk_co
                         cpk_problem **p)
 {
   double *lo = NULL, *hi = NULL;
-  int rc = bounds(C, &lo, &hi);
+  int rc = cvm_bounds(C, &lo, &hi);
   if (!rc && C->affine)
     rc = emit_affine(C, lo, hi, o->dense, p);
   else if (!rc)
@@ -497,11 +536,11 @@ static int emit_cone(cpk_varmap *C, const cpk_contact_system *s, const cpk_compi
   return rc;
 }
 
-static int compile_steps(cpk_varmap *C, const cpk_contact_system *s, const cpk_compile_options *o,
-                         cvm_setup_fn setup, cpk_problem **problem, cpk_error *err)
+int cvm_compile_layout(cpk_varmap *C, const cpk_contact_system *s, cpk_error *err)
 {
+  const cpk_compile_options *o = &C->options;
   int rc = init_map(C, s, o, err);
-  if (!rc) rc = o->form == CPK_FORM_CONE ? cvm_cone_setup(C, s, o, err) : setup(C, s, o, err);
+  if (!rc) rc = o->form == CPK_FORM_CONE ? cvm_cone_setup(C, s, o, err) : C->setup(C, s, o, err);
   if (rc) return rc;
   if (C->nvars == 0 && !C->mixed)
     return cpk_error_set(err, CPK_EINVAL, "the system has no contacts: nothing to compile");
@@ -513,6 +552,15 @@ static int compile_steps(cpk_varmap *C, const cpk_contact_system *s, const cpk_c
     C->has_B = 1;
   }
   cvm_contact_scales(C);
+  return CPK_OK;
+}
+
+static int compile_steps(cpk_varmap *C, const cpk_contact_system *s, cpk_problem **problem,
+                         cpk_error *err)
+{
+  const cpk_compile_options *o = &C->options;
+  int rc = cvm_compile_layout(C, s, err);
+  if (rc) return rc;
   if (C->cone)
     rc = emit_cone(C, s, o, problem);
   else
@@ -520,6 +568,19 @@ static int compile_steps(cpk_varmap *C, const cpk_contact_system *s, const cpk_c
   if (!rc && !C->cone) rc = emit_problem(C, s, o, problem);
   if (rc) return cpk_error_set(err, rc, "building the problem: %s", cpk_strerror(rc));
   return CPK_OK;
+}
+
+cpk_varmap *cvm_varmap_new(cpk_contact_model model, const cpk_compile_options *o,
+                           cvm_setup_fn setup, cvm_rows_fn rows)
+{
+  cpk_varmap *C = calloc(1, sizeof *C);
+  if (!C) return NULL;
+  C->model = model;
+  C->options = *o;
+  C->setup = setup;
+  C->rows = rows;
+  C->affine = 1;
+  return C;
 }
 
 int cvm_compile(const cpk_contact_system *s, cpk_contact_model model, const cpk_compile_options *o,
@@ -535,12 +596,9 @@ int cvm_compile(const cpk_contact_system *s, cpk_contact_model model, const cpk_
   }
   int rc = cpk_contact_system_validate(s, err);
   if (rc) return rc;
-  cpk_varmap *C = calloc(1, sizeof *C);
+  cpk_varmap *C = cvm_varmap_new(model, o, setup, rows);
   if (!C) return cpk_error_set(err, CPK_ENOMEM, "out of memory");
-  C->model = model;
-  C->rows = rows;
-  C->affine = 1;
-  rc = compile_steps(C, s, o, setup, problem, err);
+  rc = compile_steps(C, s, problem, err);
   if (rc) {
     cpk_problem_free(*problem);
     *problem = NULL;

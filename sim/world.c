@@ -87,6 +87,8 @@ void cpk_world_free(cpk_world *w)
   free(w->memory);
   free(w->iz);
   free(w->ikeys);
+  sim_cache_drop(&w->cache);
+  free(w->cache.key);
   free(w);
 }
 

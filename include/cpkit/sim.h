@@ -187,7 +187,11 @@ typedef struct cpk_sim_step_info {
   int fallbacks;            /**< solves of the step that only the fallback solver finished */
   int sweeps;               /**< solves done (1 when explicit, 1 + implicit sweeps otherwise) */
   int implicit_converged;   /**< 1 when the sweeps met implicit_tol (always 1 when explicit) */
-  double solve_time_s;      /**< wall time spent compiling and solving */
+  double solve_time_s;      /**< wall time of the whole step */
+  double detect_time_s;     /**< part of it finding contacts (all sweeps) */
+  double compile_time_s;    /**< part assembling and compiling the contact problems (or
+                                 updating the last step's in place: same contacts) */
+  double solver_time_s;     /**< part in the solvers (fallbacks included) */
   int physics_failures;     /**< solves of the step taken although their answer fails the
                                  physical check (cpk_varmap_check, relative tolerance
                                  max(1e-3, 100 tol)): counted and reported, not hidden */
