@@ -3,6 +3,7 @@
 #define CPK_FORMULATIONS_COMPILED_H
 #include <stddef.h>
 #include <cpkit/contact.h>
+#include <cpkit/linsys.h>
 
 /*
  * Every model is written per contact in terms of the contact's own unknowns
@@ -25,10 +26,26 @@ typedef struct cvm_blockop {
   double *vstar; /* body form: nv, v + h M^-1 k (h > 0) or M^-1 k (h = 0); NULL for local */
 } cvm_blockop;
 
-int cvm_blockop_build(const cpk_contact_system *s, cvm_blockop *B, cpk_error *err);
+/* The factorization of a body-form M (mass_factor.c): nb > 0 dense Cholesky blocks
+ * (rows start[b] .. start[b + 1] - 1, factor at L + off[b]) when M is block diagonal
+ * with small SPD blocks, else ls (a sparse LU). */
+typedef struct cvm_mass {
+  size_t n, nb;
+  size_t *start, *off, *block; /* block[r]: the block of row r */
+  double *L;
+  cpk_linsys *ls;
+} cvm_mass;
+int cvm_mass_factor(const cpk_csc *M, cvm_mass **out);
+void cvm_mass_free(cvm_mass *F);
+/* x <- M^-1 x (CPK_ESINGULAR for F NULL: M could not be factored); with blocks, the
+ * rows of block b only. */
+int cvm_mass_apply(const cvm_mass *F, double *x);
+void cvm_mass_solve_block(const cvm_mass *F, size_t b, double *x);
+
+/* The operator of s; F (may be NULL) is s->M's factorization for a body-form system. */
+int cvm_blockop_build(const cpk_contact_system *s, const cvm_mass *F, cvm_blockop *B,
+                      cpk_error *err);
 void cvm_blockop_free(cvm_blockop *B);
-/* Solve M x = rhs in place with a sparse LU (UMFPACK). */
-int cvm_mass_solve(const cpk_csc *M, double *x, size_t nrhs, cpk_error *err);
 
 /* One unknown of a contact. */
 typedef struct cvm_var {
@@ -115,6 +132,7 @@ struct cpk_varmap {
   cpk_compile_options options; /* as compiled (the distributed model's form resolved) */
   /* kinematics (body form) */
   cpk_csc *M;
+  cvm_mass *mass; /* M factored (NULL when singular) */
   size_t *wptr;
   cpk_int *wrow;
   double *wval;

@@ -364,6 +364,8 @@ static int copy_kinematics(cpk_varmap *C, const cpk_contact_system *s)
   C->wval = cpk_alloc_array(nnz, 4 * sizeof *C->wval);
   C->rhs = cpk_alloc_array(s->nv, sizeof *C->rhs);
   if (!C->wptr || !C->wrow || !C->wval || !C->rhs || cpk_csc_copy(s->M, &C->M)) return CPK_ENOMEM;
+  /* A singular M is reported where it is used (the operator A, the motion). */
+  if (cvm_mass_factor(s->M, &C->mass) == CPK_ENOMEM) return CPK_ENOMEM;
   memcpy(C->wptr, s->wptr, (s->nc + 1) * sizeof *C->wptr);
   if (nnz > 0) { /* a system without contacts has no row arrays at all */
     memcpy(C->wrow, s->wrow, nnz * sizeof *C->wrow);
@@ -547,7 +549,7 @@ int cvm_compile_layout(cpk_varmap *C, const cpk_contact_system *s, cpk_error *er
   if (assign_layout(C) || alloc_workspace(C))
     return cpk_error_set(err, CPK_ENOMEM, "out of memory");
   if (!C->mixed) {
-    rc = cvm_blockop_build(s, &C->B, err);
+    rc = cvm_blockop_build(s, C->mass, &C->B, err);
     if (rc) return rc;
     C->has_B = 1;
   }
@@ -618,6 +620,7 @@ void cpk_varmap_free(cpk_varmap *C)
   free(C->info);
   free(C->dirs);
   cpk_csc_free(C->M);
+  cvm_mass_free(C->mass);
   free(C->wptr);
   free(C->wrow);
   free(C->wval);

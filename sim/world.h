@@ -96,6 +96,14 @@ int sim_state_finite(const cpk_body *bodies, size_t nb);
 #define SIM_CONE_SOLVER "nsgs"
 #define SIM_CONE_FALLBACK "fcipm"
 
+/* A pair of bodies, i < j. */
+typedef struct sim_pair {
+  size_t i, j;
+} sim_pair;
+/* The body pairs of the world that may be within the margin at the current poses
+ * (broad_phase.c), sorted, each once; *pairs is reallocated by the callee. */
+int sim_broad_phase(const cpk_world *w, sim_pair **pairs, size_t *np, size_t *cap);
+
 /* Find the contacts of the world at its current poses (gap <= margin).
  * *geoms is reallocated by the callee; *n receives the count. */
 int sim_collide(const cpk_world *w, sim_geom **geoms, size_t *n, size_t *cap, cpk_error *err);

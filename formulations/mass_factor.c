@@ -1,0 +1,127 @@
+/* mass_factor.c: the factorization of a body-form mass matrix M kept by a compiled map: dense Cholesky per diagonal block when M is block diagonal with small blocks (rigid bodies), else one sparse LU (UMFPACK). */
+#include <stdlib.h>
+#include <string.h>
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_linalg.h>
+#include <cpkit/util.h>
+#include "compiled.h"
+
+/*
+ * A rigid-body world's M is block diagonal (m I and the world inertia per
+ * body): solving with M then touches only the blocks of the right-hand
+ * side's rows, which is what keeps J^T M^-1 J linear in the number of
+ * contacts (a full solve per contact made it O(contacts x velocities)).
+ */
+
+/* Largest diagonal block factored densely; larger coupled groups go to UMFPACK. */
+#define MASS_BLOCK_MAX 64
+
+/* Contiguous diagonal blocks of M: start[b] .. start[b + 1] - 1. 0 when an entry
+ * couples two such ranges, or a block is larger than MASS_BLOCK_MAX. */
+static int find_blocks(const cpk_csc *M, cvm_mass *F)
+{
+  size_t n = (size_t)M->n, first = 0, hi = 0;
+  F->nb = 0;
+  for (size_t j = 0; j < n; j++) {
+    if (j == first) hi = j;
+    for (cpk_int k = M->p[j]; k < M->p[j + 1]; k++) {
+      size_t i = (size_t)M->i[k];
+      if (i < first) return 0;
+      if (i > hi) hi = i;
+    }
+    if (hi - first + 1 > MASS_BLOCK_MAX) return 0;
+    if (hi == j) {
+      F->start[F->nb++] = first;
+      first = j + 1;
+    }
+  }
+  F->start[F->nb] = n;
+  return 1;
+}
+
+/* Cholesky factor of each block (GSL, its aborting error handler off for the call). */
+static int factor_blocks(const cpk_csc *M, cvm_mass *F)
+{
+  size_t total = 0;
+  for (size_t b = 0; b < F->nb; b++) {
+    size_t len = F->start[b + 1] - F->start[b];
+    F->off[b] = total;
+    total += len * len;
+    for (size_t r = F->start[b]; r < F->start[b + 1]; r++) F->block[r] = b;
+  }
+  F->L = cpk_calloc_array(total + 1, sizeof *F->L);
+  if (!F->L) return CPK_ENOMEM;
+  for (cpk_int j = 0; j < M->n; j++) {
+    size_t b = F->block[j], s = F->start[b], len = F->start[b + 1] - s;
+    for (cpk_int k = M->p[j]; k < M->p[j + 1]; k++)
+      F->L[F->off[b] + ((size_t)M->i[k] - s) * len + ((size_t)j - s)] += M->x[k];
+  }
+  int rc = CPK_OK;
+  gsl_error_handler_t *old = gsl_set_error_handler_off();
+  for (size_t b = 0; b < F->nb && !rc; b++) {
+    size_t len = F->start[b + 1] - F->start[b];
+    gsl_matrix_view A = gsl_matrix_view_array(F->L + F->off[b], len, len);
+    if (gsl_linalg_cholesky_decomp1(&A.matrix)) rc = CPK_ESINGULAR;
+  }
+  gsl_set_error_handler(old);
+  return rc;
+}
+
+static int factor_sparse(const cpk_csc *M, cvm_mass *F)
+{
+  F->nb = 0;
+  int rc = cpk_linsys_alloc(cpk_linsys_umfpack, (size_t)M->n, &F->ls);
+  return rc ? rc : cpk_linsys_factor(F->ls, M);
+}
+
+int cvm_mass_factor(const cpk_csc *M, cvm_mass **out)
+{
+  size_t n = (size_t)M->n;
+  cvm_mass *F = calloc(1, sizeof *F);
+  *out = NULL;
+  if (!F) return CPK_ENOMEM;
+  F->n = n;
+  F->start = cpk_alloc_array(n + 2, sizeof *F->start);
+  F->off = cpk_alloc_array(n + 1, sizeof *F->off);
+  F->block = cpk_alloc_array(n + 1, sizeof *F->block);
+  int rc = F->start && F->off && F->block ? CPK_OK : CPK_ENOMEM;
+  if (!rc) rc = find_blocks(M, F) ? factor_blocks(M, F) : factor_sparse(M, F);
+  if (rc == CPK_ESINGULAR && !F->ls) { /* not positive definite: LU instead */
+    free(F->L);
+    F->L = NULL;
+    rc = factor_sparse(M, F);
+  }
+  if (rc) {
+    cvm_mass_free(F);
+    return rc;
+  }
+  *out = F;
+  return CPK_OK;
+}
+
+void cvm_mass_free(cvm_mass *F)
+{
+  if (!F) return;
+  free(F->start);
+  free(F->off);
+  free(F->block);
+  free(F->L);
+  cpk_linsys_free(F->ls);
+  free(F);
+}
+
+void cvm_mass_solve_block(const cvm_mass *F, size_t b, double *x)
+{
+  size_t s = F->start[b], len = F->start[b + 1] - s;
+  gsl_matrix_const_view A = gsl_matrix_const_view_array(F->L + F->off[b], len, len);
+  gsl_vector_view v = gsl_vector_view_array(x + s, len);
+  gsl_linalg_cholesky_svx(&A.matrix, &v.vector);
+}
+
+int cvm_mass_apply(const cvm_mass *F, double *x)
+{
+  if (!F) return CPK_ESINGULAR; /* M could not be factored */
+  if (F->ls) return cpk_linsys_solve(F->ls, x, 0);
+  for (size_t b = 0; b < F->nb; b++) cvm_mass_solve_block(F, b, x);
+  return CPK_OK;
+}
