@@ -21,6 +21,7 @@ typedef struct solve_out {
   double residual;
   long iterations;
   double compile_s, solver_s; /* wall time assembling and compiling, and in the solvers */
+  int compiles;               /* problems compiled anew (not updated in place) */
 } solve_out;
 
 
@@ -227,8 +228,11 @@ static int solve_compiled(cpk_world *w, const cpk_body *pose, const sim_geom *g,
   cpk_varmap *map = NULL;
   cpk_result *res = NULL;
   double *z0 = NULL, t0 = cpk_wtime();
+  long before = w->cache.compiles;
+  primary = primary && w->settings.reuse;
   int rc = primary ? cached_compile(w, pose, g, ng, psi, solver, &z0, err)
                    : compile_step(w, pose, g, ng, psi, solver, &prob, &map, &z0, err);
+  o->compiles += primary ? (int)(w->cache.compiles - before) : 1;
   if (!rc && primary) {
     prob = w->cache.prob;
     map = w->cache.map;
@@ -456,6 +460,7 @@ static int implicit_sweep(cpk_world *w, step_ws *s, double *change, cpk_error *e
   o2.fallbacks = s->o.fallbacks;
   o2.physics_failures = s->o.physics_failures;
   o2.compile_s = s->o.compile_s;
+  o2.compiles = s->o.compiles;
   o2.solver_s = s->o.solver_s;
   memcpy(o2.physics_message, s->o.physics_message, sizeof o2.physics_message);
   if (s->ng == 0) {
@@ -498,6 +503,7 @@ static int commit(cpk_world *w, step_ws *s, cpk_error *err)
     k->mode = s->o.modes[c];
   }
   w->ncontacts = w->nmemory = n;
+  sim_memory_reindex(w);
   memcpy(w->bodies, s->pose, w->nbodies * sizeof *w->bodies);
   w->time += w->settings.h;
   return CPK_OK;
@@ -524,6 +530,7 @@ static int run_step(cpk_world *w, step_ws *s, cpk_sim_step_info *info, cpk_error
   info->detect_time_s = s->detect_s;
   info->compile_time_s = s->o.compile_s;
   info->solver_time_s = s->o.solver_s;
+  info->compiles = s->o.compiles;
   memcpy(info->physics_message, s->o.physics_message, sizeof info->physics_message);
   if (!rc) rc = commit(w, s, err);
   return rc;
@@ -577,6 +584,28 @@ int cpk_world_contact_system(cpk_world *w, cpk_contact_system **out, cpk_error *
   if (!rc) rc = sim_assemble(w, NULL, g, ng, NULL, out, err);
   midstep_end(w, saved);
   free(g);
+  return rc;
+}
+
+int cpk_world_find_contacts(cpk_world *w, cpk_sim_contact **contacts, size_t *n, cpk_error *err)
+{
+  sim_geom *g = NULL;
+  size_t ng = 0, cap = 0;
+  *contacts = NULL;
+  *n = 0;
+  int rc = collide_at(w, NULL, &g, &ng, &cap, err);
+  cpk_sim_contact *c = rc || !ng ? NULL : cpk_calloc_array(ng, sizeof *c);
+  if (!rc && ng && !c) rc = cpk_error_set(err, CPK_ENOMEM, "out of memory");
+  for (size_t k = 0; c && k < ng; k++) {
+    memcpy(c[k].body, g[k].body, sizeof c[k].body);
+    c[k].feature = g[k].feature;
+    memcpy(c[k].point, g[k].point, sizeof c[k].point);
+    memcpy(c[k].normal, g[k].normal, sizeof c[k].normal);
+    c[k].gap = g[k].gap;
+  }
+  free(g);
+  *contacts = c;
+  *n = rc ? 0 : ng;
   return rc;
 }
 

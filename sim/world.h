@@ -60,6 +60,8 @@ struct cpk_world {
   size_t nmemory, cap_memory;
   sim_memory *memory;
   sim_cache cache;
+  /* hash index of memory (memory_index.c): valid when mem_indexed == nmemory */
+  size_t *mem_slots, mem_slots_cap, mem_mask, mem_indexed;
   /* kelvin-voigt-implicit: the last solution and its pairs, the next start point */
   double *iz;
   size_t niz, nikeys;
@@ -107,6 +109,8 @@ int sim_broad_phase(const cpk_world *w, sim_pair **pairs, size_t *np, size_t *ca
 /* Find the contacts of the world at its current poses (gap <= margin).
  * *geoms is reallocated by the callee; *n receives the count. */
 int sim_collide(const cpk_world *w, sim_geom **geoms, size_t *n, size_t *cap, cpk_error *err);
+/* Index the contacts' memory after it was written (a failure leaves it unindexed). */
+void sim_memory_reindex(cpk_world *w);
 /* Pose and velocity of driven body b at time t (from its initial pose). */
 void sim_motion_eval(const cpk_body *b, const double x0[3], const double q0[4], double t,
                      double x[3], double q[4], double v[3], double om[3]);
