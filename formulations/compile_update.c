@@ -14,6 +14,11 @@
  * values are written into the old problem through cpk_problem_update_*
  * (so a bound solver sees the change counters move). The old map then takes
  * the new map's contents, so a nonlinear problem's params stay valid.
+ * An affine M or a cone W' whose new entries are a subset of the old pattern
+ * keeps it, with zeros stored where the new values have none (entries that
+ * are exactly zero at one pose and not at the next would otherwise force a
+ * compile every step); a nonlinear Jacobian must emit exactly the recorded
+ * entries, since its callback writes them in that order.
  */
 
 #define MISMATCH CPK_EUNSUP
@@ -41,10 +46,21 @@ static int same_csc_pattern(const cpk_csc *A, const cpk_csc *B)
          memcmp(A->i, B->i, (size_t)A->p[A->n] * sizeof *A->i) == 0;
 }
 
-static int same_matrix_shape(const cpk_matrix *A, const cpk_matrix *B)
+/* The values of `fresh` on the pattern of `old` into x (zero where fresh has no entry):
+ * 0 when fresh has an entry outside old's pattern. Rows are sorted in both. */
+static int scatter_subset(const cpk_csc *old, const cpk_csc *fresh, double *x)
 {
-  if (A->format != B->format || A->m != B->m || A->n != B->n) return 0;
-  return A->format == CPK_MATRIX_DENSE || same_csc_pattern(A->csc, B->csc);
+  if (old->m != fresh->m || old->n != fresh->n) return 0;
+  for (cpk_int j = 0; j < fresh->n; j++) {
+    cpk_int k = old->p[j];
+    for (cpk_int f = fresh->p[j]; f < fresh->p[j + 1]; f++) {
+      while (k < old->p[j + 1] && old->i[k] < fresh->i[f]) x[k++] = 0.0;
+      if (k == old->p[j + 1] || old->i[k] != fresh->i[f]) return 0;
+      x[k++] = fresh->x[f];
+    }
+    while (k < old->p[j + 1]) x[k++] = 0.0;
+  }
+  return 1;
 }
 
 static int same_values(const double *a, const double *b, size_t n)
@@ -112,6 +128,21 @@ static int update_mcp(cpk_varmap *C, cpk_varmap *T, cpk_problem *p)
   return rc;
 }
 
+/* W' of `fresh` into p: the same dense shape, or a CSC pattern within p's. */
+static int update_cone_matrix(cpk_problem *p, const cpk_problem *fresh)
+{
+  const cpk_matrix *A = p->M, *F = fresh->M;
+  if (A->format != F->format || A->m != F->m || A->n != F->n) return MISMATCH;
+  if (F->format == CPK_MATRIX_DENSE)
+    return cpk_problem_update_matrix_dense(p, F->dense->data, F->dense->tda, 0);
+  double *x = cpk_alloc_array(cpk_matrix_nnz(A) + 1, sizeof *x);
+  int rc = !x ? CPK_ENOMEM
+               : scatter_subset(A->csc, F->csc, x) ? cpk_problem_update_matrix_values(p, x)
+                                                   : MISMATCH;
+  free(x);
+  return rc;
+}
+
 /* The cone form: a new W' and q' (built as a compile does), copied into p when the
  * shapes agree. */
 static int update_cone(cpk_varmap *C, cpk_problem *p)
@@ -119,12 +150,9 @@ static int update_cone(cpk_varmap *C, cpk_problem *p)
   cpk_problem *fresh = NULL;
   int rc = cvm_cone_emit(C, &C->options, &fresh);
   if (!rc && (p->kind != CPK_KIND_FRICTION_CONE || p->n != fresh->n || p->nc != fresh->nc ||
-              p->cone_dim != fresh->cone_dim || !same_matrix_shape(p->M, fresh->M)))
+              p->cone_dim != fresh->cone_dim))
     rc = MISMATCH;
-  if (!rc)
-    rc = fresh->M->format == CPK_MATRIX_CSC
-             ? cpk_problem_update_matrix_values(p, fresh->M->csc->x)
-             : cpk_problem_update_matrix_dense(p, fresh->M->dense->data, fresh->M->dense->tda, 0);
+  if (!rc) rc = update_cone_matrix(p, fresh);
   if (!rc) rc = cpk_problem_update_q(p, fresh->q);
   if (!rc && !same_values(p->mu, fresh->mu, p->nc)) rc = cpk_problem_update_mu(p, fresh->mu);
   cpk_problem_free(fresh);

@@ -17,8 +17,23 @@ struct cvm_emitter {
   size_t limit;
   int failed;
   const cpk_csc *verify; /* when set, every entry must fall where the pattern puts it */
+  int lookup;            /* with verify: find each entry in it instead (a subset will do) */
   int mismatch;
 };
+
+/* Position of entry (row, col) in pattern P, or -1 (rows sorted in each column). */
+static long find_entry(const cpk_csc *P, size_t row, size_t col)
+{
+  cpk_int lo = P->p[col], hi = P->p[col + 1];
+  while (lo < hi) {
+    cpk_int mid = lo + (hi - lo) / 2;
+    if (P->i[mid] < (cpk_int)row)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < P->p[col + 1] && P->i[lo] == (cpk_int)row ? (long)lo : -1;
+}
 
 /* 1 when position k of pattern P is entry (row, col). */
 static int in_pattern(const cpk_csc *P, size_t k, size_t row, size_t col)
@@ -43,6 +58,12 @@ static void emit(cvm_emitter *e, size_t row, size_t col, double value)
     }
     e->ti[e->count] = (cpk_int)row;
     e->tj[e->count] = (cpk_int)col;
+  } else if (e->lookup) {
+    long k = find_entry(e->verify, row, col);
+    if (k < 0)
+      e->mismatch = e->failed = 1;
+    else
+      e->x[k] += value;
   } else if (e->count < e->limit) {
     size_t k = e->pos[e->count];
     if (e->verify && !in_pattern(e->verify, k, row, col))
@@ -228,20 +249,25 @@ static int nl_function(const double *z, double *f, void *params)
   return assemble(params, z, f, NULL);
 }
 
-/* F(z) into f and the Jacobian's values into x (the pattern's order); with `verify`
- * each entry is checked against the pattern. *mismatch: the entries are not the ones
- * the pattern was recorded from. */
-static int jacobian_into(cpk_varmap *C, const double *z, double *f, double *x, int verify,
+/* How jacobian_into places the entries: in the recorded order (trusted, or checked
+ * entry by entry), or each looked up in the pattern (an emission that skips entries
+ * the pattern has leaves zeros there). */
+enum { PLACE_TRUSTED, PLACE_CHECKED, PLACE_LOOKUP };
+
+/* F(z) into f and the Jacobian's values into x (the pattern's order). *mismatch: the
+ * entries are not the ones the pattern was recorded from (PLACE_LOOKUP: not in it). */
+static int jacobian_into(cpk_varmap *C, const double *z, double *f, double *x, int place,
                          int *mismatch)
 {
   cvm_emitter em = {0};
   em.pos = C->pos;
   em.x = x;
   em.limit = C->ntrip;
-  em.verify = verify ? C->pattern : NULL;
+  em.verify = place != PLACE_TRUSTED ? C->pattern : NULL;
+  em.lookup = place == PLACE_LOOKUP;
   memset(x, 0, (size_t)C->pattern->p[C->pattern->n] * sizeof *x);
   int rc = assemble(C, z, f, &em);
-  *mismatch = em.mismatch || em.count != C->ntrip;
+  *mismatch = em.mismatch || (!em.lookup && em.count != C->ntrip);
   return rc == CPK_EUNSUP ? CPK_OK : rc;
 }
 
@@ -249,7 +275,7 @@ static int nl_jacobian(const double *z, cpk_csc *J, void *params)
 {
   cpk_varmap *C = params;
   int mismatch;
-  int rc = jacobian_into(C, z, C->fwork, J->x, 0, &mismatch);
+  int rc = jacobian_into(C, z, C->fwork, J->x, PLACE_TRUSTED, &mismatch);
   if (!rc && mismatch) rc = CPK_EBADFUNC;
   return rc;
 }
@@ -259,7 +285,9 @@ int cvm_pattern_values(cpk_varmap *C, double *q, double *x)
   int mismatch;
   double *z = cpk_calloc_array(C->n, sizeof *z);
   if (!z) return CPK_ENOMEM;
-  int rc = jacobian_into(C, z, C->fwork, x, 1, &mismatch);
+  /* An affine problem's M may keep zeros where the new values have none; a nonlinear
+   * problem's Jacobian callback needs the recorded order itself. */
+  int rc = jacobian_into(C, z, C->fwork, x, C->affine ? PLACE_LOOKUP : PLACE_CHECKED, &mismatch);
   if (rc == CPK_EBADFUNC && !C->affine) rc = CPK_OK; /* as record_pattern: F(0) may be odd */
   if (!rc && mismatch) rc = CPK_EUNSUP;
   if (!rc && C->affine) rc = assemble(C, z, q, NULL);

@@ -48,6 +48,11 @@ static double *predict_impulses(const cpk_contact_system *sys)
   return P;
 }
 
+/* Most contacts of a step whose new contacts get the polyhedral prediction: Lemke's
+ * pivots on a large degenerate system (a pile of spheres settling) take minutes where
+ * the step itself takes milliseconds; beyond this, new contacts start from zero. */
+#define SIM_PREDICT_MAX_CONTACTS 200
+
 /* Start point z0 from the remembered impulses of the contacts that persist and,
  * for new ones, the polyhedral prediction when the model is nonlinear (else
  * zero): a consistent point (velocities, slip speeds) even on the first step. */
@@ -59,7 +64,8 @@ static double *warm_point(const cpk_world *w, const sim_geom *g, size_t ng,
   double *z0 = cpk_alloc_array(cpk_varmap_n(map), sizeof *z0);
   int fresh = 0;
   for (size_t c = 0; c < ng; c++) fresh |= sim_memory_find(w, &g[c]) == NULL;
-  if (fresh && (prob->kind == CPK_KIND_NONLINEAR_MCP || prob->kind == CPK_KIND_FRICTION_CONE))
+  if (fresh && ng <= SIM_PREDICT_MAX_CONTACTS &&
+      (prob->kind == CPK_KIND_NONLINEAR_MCP || prob->kind == CPK_KIND_FRICTION_CONE))
     pred = predict_impulses(sys);
   for (size_t c = 0; P && c < ng; c++) {
     const sim_memory *m = sim_memory_find(w, &g[c]);
