@@ -7,10 +7,11 @@
 
 /*
  * usage: step_split SCENE [--duration T] [--model M] [--solver S] [--no-reuse]
- *        step_split --pile N [--steps K] [--model M] [--solver S] [--no-reuse]
+ *        step_split --pile N [--layers 1|2] [--steps K] [--model M] [--solver S] [--no-reuse]
  * The pile: N unit-mass spheres of radius 0.5 on a fixed plane, a square layer
  * 2.2 radii apart and a second layer in its hollows, each upper sphere
- * touching four below (about 2.5 N contacts), mu = 0.5, h = 1e-3.
+ * touching four below (about 2.3 N contacts), mu = 0.5, h = 1e-3; --layers 1: one
+ * layer of touching spheres (about 3 N contacts, no load between them).
  * Prints steps, contacts, compiles, the first step's wall time (new contacts: compile
  * and the warm-start prediction) and the others' per step with its split.
  */
@@ -34,16 +35,17 @@ static int add_sphere(cpk_world *w, double x, double y, double z)
   return cpk_world_add_body(w, &b, NULL, NULL);
 }
 
-/* Layer 0 a x a on the plane z = 0, layer 1 in its hollows, until N spheres. */
-static int build_pile(cpk_world *w, size_t n)
+/* Layer 0 a x a on the plane z = 0, layer 1 in its hollows, until N spheres; with one
+ * layer, N spheres side by side and touching. */
+static int build_pile(cpk_world *w, size_t n, int layers)
 {
   cpk_body ground;
   cpk_body_default(&ground);
   ground.kind = CPK_BODY_FIXED;
   ground.shape.kind = CPK_SHAPE_PLANE;
   int rc = cpk_world_add_body(w, &ground, NULL, NULL);
-  double r = 0.5, s = 2.2 * r, z1 = r + sqrt(4 * r * r - 2 * (s / 2) * (s / 2));
-  size_t a = (size_t)ceil(sqrt((double)n / 2 + 1)) + 1, placed = 0;
+  double r = 0.5, s = (layers == 1 ? 2.0 : 2.2) * r, z1 = r + sqrt(4 * r * r - 2 * (s / 2) * (s / 2));
+  size_t a = (size_t)ceil(sqrt(layers == 1 ? (double)n : (double)n / 2 + 1)) + 1, placed = 0;
   for (size_t k = 0; !rc && k < a * a && placed < n; k++, placed++)
     rc = add_sphere(w, s * (double)(k % a), s * (double)(k / a), r);
   for (size_t k = 0; !rc && k < (a - 1) * (a - 1) && placed < n; k++, placed++)
@@ -100,7 +102,7 @@ int main(int argc, char **argv)
   size_t pile = 0;
   long steps = 10;
   double duration = 0;
-  int reuse = 1;
+  int reuse = 1, layers = 2;
   cpk_init();
   for (int i = 1; i < argc; i++) {
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -109,10 +111,11 @@ int main(int argc, char **argv)
     else if (!strcmp(argv[i], "--duration") && v) duration = atof(argv[++i]);
     else if (!strcmp(argv[i], "--model") && v) model = argv[++i];
     else if (!strcmp(argv[i], "--solver") && v) solver = argv[++i];
+    else if (!strcmp(argv[i], "--layers") && v) layers = atoi(argv[++i]) == 1 ? 1 : 2;
     else if (!strcmp(argv[i], "--no-reuse")) reuse = 0;
     else if (argv[i][0] != '-' && !scene_path) scene_path = argv[i];
     else {
-      fprintf(stderr, "usage: step_split SCENE [--duration T] | --pile N [--steps K]; "
+      fprintf(stderr, "usage: step_split SCENE [--duration T] | --pile N [--layers 1|2] [--steps K]; "
                       "[--model M] [--solver S] [--no-reuse]\n");
       return 2;
     }
@@ -138,7 +141,7 @@ int main(int argc, char **argv)
     rc = cpk_scene_world(scene, &w, &err);
   } else {
     rc = cpk_world_alloc(&set, &w, &err);
-    if (!rc) rc = build_pile(w, pile);
+    if (!rc) rc = build_pile(w, pile, layers);
   }
   totals t = {0};
   if (!rc) rc = run(w, scene ? 0 : steps, duration, &t);
