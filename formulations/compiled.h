@@ -26,13 +26,14 @@ typedef struct cvm_blockop {
   double *vstar; /* body form: nv, v + h M^-1 k (h > 0) or M^-1 k (h = 0); NULL for local */
 } cvm_blockop;
 
-/* The factorization of a body-form M (mass_factor.c): nb > 0 dense Cholesky blocks
- * (rows start[b] .. start[b + 1] - 1, factor at L + off[b]) when M is block diagonal
- * with small SPD blocks, else ls (a sparse LU). */
+/* The factorization of a body-form M (mass_factor.c): nb > 0 dense LU blocks (rows
+ * start[b] .. start[b + 1] - 1, factors at L + off[b], row permutation at perm +
+ * start[b]) when M is block diagonal with small blocks, else ls (a sparse LU). */
 typedef struct cvm_mass {
   size_t n, nb;
   size_t *start, *off, *block; /* block[r]: the block of row r */
   double *L;
+  size_t *perm;
   cpk_linsys *ls;
 } cvm_mass;
 int cvm_mass_factor(const cpk_csc *M, cvm_mass **out);

@@ -1,8 +1,9 @@
-/* mass_factor.c: the factorization of a body-form mass matrix M kept by a compiled map: dense Cholesky per diagonal block when M is block diagonal with small blocks (rigid bodies), else one sparse LU (UMFPACK). */
+/* mass_factor.c: the factorization of a body-form mass matrix M kept by a compiled map: dense LU per diagonal block when M is block diagonal with small blocks (rigid bodies), else one sparse LU (UMFPACK). */
 #include <stdlib.h>
 #include <string.h>
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_linalg.h>
+#include <gsl/gsl_permutation.h>
 #include <cpkit/util.h>
 #include "compiled.h"
 
@@ -39,7 +40,8 @@ static int find_blocks(const cpk_csc *M, cvm_mass *F)
   return 1;
 }
 
-/* Cholesky factor of each block (GSL, its aborting error handler off for the call). */
+/* LU factors of each block (GSL, partial pivoting: a diagonal block divides exactly, as
+ * UMFPACK did); CPK_ESINGULAR for a zero pivot. */
 static int factor_blocks(const cpk_csc *M, cvm_mass *F)
 {
   size_t total = 0;
@@ -50,18 +52,22 @@ static int factor_blocks(const cpk_csc *M, cvm_mass *F)
     for (size_t r = F->start[b]; r < F->start[b + 1]; r++) F->block[r] = b;
   }
   F->L = cpk_calloc_array(total + 1, sizeof *F->L);
-  if (!F->L) return CPK_ENOMEM;
+  F->perm = cpk_alloc_array(F->n + 1, sizeof *F->perm);
+  if (!F->L || !F->perm) return CPK_ENOMEM;
   for (cpk_int j = 0; j < M->n; j++) {
     size_t b = F->block[j], s = F->start[b], len = F->start[b + 1] - s;
     for (cpk_int k = M->p[j]; k < M->p[j + 1]; k++)
       F->L[F->off[b] + ((size_t)M->i[k] - s) * len + ((size_t)j - s)] += M->x[k];
   }
-  int rc = CPK_OK;
+  int rc = CPK_OK, signum;
   gsl_error_handler_t *old = gsl_set_error_handler_off();
   for (size_t b = 0; b < F->nb && !rc; b++) {
     size_t len = F->start[b + 1] - F->start[b];
     gsl_matrix_view A = gsl_matrix_view_array(F->L + F->off[b], len, len);
-    if (gsl_linalg_cholesky_decomp1(&A.matrix)) rc = CPK_ESINGULAR;
+    gsl_permutation p = {len, F->perm + F->start[b]};
+    if (gsl_linalg_LU_decomp(&A.matrix, &p, &signum)) rc = CPK_ESINGULAR;
+    for (size_t i = 0; i < len && !rc; i++)
+      if (!(gsl_matrix_get(&A.matrix, i, i) != 0.0)) rc = CPK_ESINGULAR;
   }
   gsl_set_error_handler(old);
   return rc;
@@ -86,7 +92,7 @@ int cvm_mass_factor(const cpk_csc *M, cvm_mass **out)
   F->block = cpk_alloc_array(n + 1, sizeof *F->block);
   int rc = F->start && F->off && F->block ? CPK_OK : CPK_ENOMEM;
   if (!rc) rc = find_blocks(M, F) ? factor_blocks(M, F) : factor_sparse(M, F);
-  if (rc == CPK_ESINGULAR && !F->ls) { /* not positive definite: LU instead */
+  if (rc == CPK_ESINGULAR && !F->ls) { /* UMFPACK says so, with its own message path */
     free(F->L);
     F->L = NULL;
     rc = factor_sparse(M, F);
@@ -106,6 +112,7 @@ void cvm_mass_free(cvm_mass *F)
   free(F->off);
   free(F->block);
   free(F->L);
+  free(F->perm);
   cpk_linsys_free(F->ls);
   free(F);
 }
@@ -114,8 +121,9 @@ void cvm_mass_solve_block(const cvm_mass *F, size_t b, double *x)
 {
   size_t s = F->start[b], len = F->start[b + 1] - s;
   gsl_matrix_const_view A = gsl_matrix_const_view_array(F->L + F->off[b], len, len);
+  gsl_permutation p = {len, F->perm + s};
   gsl_vector_view v = gsl_vector_view_array(x + s, len);
-  gsl_linalg_cholesky_svx(&A.matrix, &v.vector);
+  gsl_linalg_LU_svx(&A.matrix, &p, &v.vector);
 }
 
 int cvm_mass_apply(const cvm_mass *F, double *x)

@@ -287,20 +287,40 @@ static void update_vs_compile(const char *model, cpk_problem_form form, int move
   cpk_error err = {0};
   cpk_compile_options_default(&o);
   o.form = form;
-  int rc = w ? CPK_OK : CPK_ENOMEM;
+  int rc = w ? CPK_OK : CPK_ENOMEM, tries = 0, changed = 0;
+  unsigned long rev0 = 0;
   for (int k = 0; k < 20 && !rc; k++) rc = cpk_world_step(w, NULL, &err);
-  if (!rc) rc = same_contacts_ahead(w, &s1, &s2, &err);
-  if (!rc) rc = cpk_compile(s1, model, &o, &p, &m, &err);
-  if (!rc) rc = cpk_compile(s2, model, &o, &fresh, &mf, &err);
-  unsigned long rev0 = p ? p->rev.q + p->rev.values + p->rev.params : 0;
-  if (!rc) rc = cpk_compile_update(s2, p, m, &err);
-  if (rc == CPK_EUNSUP && moves) { /* zeros of the wrenches moved: refused, as documented */
-    t_ok(p->rev.q + p->rev.values + p->rev.params == rev0,
-         "%s form %d: the pattern moved: refused (%s), problem unchanged", model, (int)form,
-         err.message);
+  /* Consecutive states with the same contacts until one update is taken: a pattern that
+   * follows exact zeros of the values may move from one step to the next, and is then
+   * refused with the problem unchanged. */
+  for (; tries < 20 && !rc; tries++) {
+    rc = same_contacts_ahead(w, &s1, &s2, &err);
+    if (!rc) rc = cpk_compile(s1, model, &o, &p, &m, &err);
+    if (!rc) rc = cpk_compile(s2, model, &o, &fresh, &mf, &err);
+    rev0 = p ? p->rev.q + p->rev.values + p->rev.params : 0;
+    if (!rc) rc = cpk_compile_update(s2, p, m, &err);
+    if (rc != CPK_EUNSUP) break;
+    int same = p->rev.q + p->rev.values + p->rev.params == rev0;
+    cpk_problem_free(p);
+    cpk_problem_free(fresh);
+    cpk_varmap_free(m);
+    cpk_varmap_free(mf);
+    cpk_contact_system_free(s1);
+    cpk_contact_system_free(s2);
+    p = fresh = NULL;
+    m = mf = NULL;
+    s1 = s2 = NULL;
+    changed |= !same;
+    if (!same) break; /* refused but changed: reported below */
+    rc = CPK_OK;
+  }
+  if (moves && (rc == CPK_EUNSUP || tries == 20)) {
+    t_ok(!changed, "%s form %d: the pattern moved at every step tried: refused, problems "
+         "unchanged", model, (int)form);
     rc = CPK_EUNSUP;
   } else {
-    t_ok(!rc, "%s form %d: compiled, stepped, updated (%s)", model, (int)form, err.message);
+    t_ok(!rc && tries < 20 && !changed, "%s form %d: compiled, stepped, updated after %d refusals (%s)", model,
+         (int)form, tries, err.message);
   }
   if (!rc) {
     size_t n = p->n;
