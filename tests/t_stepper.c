@@ -274,6 +274,20 @@ static int same_contacts_ahead(cpk_world *w, cpk_contact_system **s1, cpk_contac
   return rc;
 }
 
+static void release(cpk_problem **p, cpk_problem **fresh, cpk_varmap **m, cpk_varmap **mf,
+                    cpk_contact_system **s1, cpk_contact_system **s2)
+{
+  cpk_problem_free(*p);
+  cpk_problem_free(*fresh);
+  cpk_varmap_free(*m);
+  cpk_varmap_free(*mf);
+  cpk_contact_system_free(*s1);
+  cpk_contact_system_free(*s2);
+  *p = *fresh = NULL;
+  *m = *mf = NULL;
+  *s1 = *s2 = NULL;
+}
+
 /* The systems of a world at two times (same contacts), and one with a contact fewer.
  * moves: the form's pattern follows exact zeros of the wrenches (the mixed forms), so an
  * update may be refused. */
@@ -301,15 +315,7 @@ static void update_vs_compile(const char *model, cpk_problem_form form, int move
     if (!rc) rc = cpk_compile_update(s2, p, m, &err);
     if (rc != CPK_EUNSUP) break;
     int same = p->rev.q + p->rev.values + p->rev.params == rev0;
-    cpk_problem_free(p);
-    cpk_problem_free(fresh);
-    cpk_varmap_free(m);
-    cpk_varmap_free(mf);
-    cpk_contact_system_free(s1);
-    cpk_contact_system_free(s2);
-    p = fresh = NULL;
-    m = mf = NULL;
-    s1 = s2 = NULL;
+    release(&p, &fresh, &m, &mf, &s1, &s2);
     changed |= !same;
     if (!same) break; /* refused but changed: reported below */
     rc = CPK_OK;
@@ -356,12 +362,7 @@ static void update_vs_compile(const char *model, cpk_problem_form form, int move
          "%s form %d: a contact fewer is another structure: CPK_EUNSUP, problem unchanged (%s)",
          model, (int)form, err.message);
   }
-  cpk_problem_free(p);
-  cpk_problem_free(fresh);
-  cpk_varmap_free(m);
-  cpk_varmap_free(mf);
-  cpk_contact_system_free(s1);
-  cpk_contact_system_free(s2);
+  release(&p, &fresh, &m, &mf, &s1, &s2);
   cpk_contact_system_free(s3);
   cpk_world_free(w);
 }
