@@ -58,8 +58,10 @@ static void emit(cvm_emitter *e, size_t row, size_t col, double value)
     }
     e->ti[e->count] = (cpk_int)row;
     e->tj[e->count] = (cpk_int)col;
-  } else if (e->lookup) {
-    long k = find_entry(e->verify, row, col);
+  } else if (e->lookup) { /* where the recorded order puts it, else searched */
+    long k = e->count < e->limit && in_pattern(e->verify, e->pos[e->count], row, col)
+                 ? (long)e->pos[e->count]
+                 : find_entry(e->verify, row, col);
     if (k < 0)
       e->mismatch = e->failed = 1;
     else
