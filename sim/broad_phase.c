@@ -203,7 +203,7 @@ int sim_broad_phase(const cpk_world *w, sim_pair **pairs, size_t *np, size_t *ca
     rc = grid_pairs(&G) ? CPK_ENOMEM : large_pairs(&G);
   else if (!rc)
     rc = all_pairs(&G);
-  if (!rc) {
+  if (!rc && G.np) { /* qsort takes no NULL array, even empty */
     qsort(G.pairs, G.np, sizeof *G.pairs, cmp_pair);
     size_t u = 0;
     for (size_t k = 0; k < G.np; k++)
