@@ -33,7 +33,7 @@ typedef struct cvm_mass {
   size_t n, nb;
   size_t *start, *off, *block; /* block[r]: the block of row r */
   double *L;
-  size_t *perm;
+  int *perm; /* LAPACK's pivots */
   cpk_linsys *ls;
 } cvm_mass;
 int cvm_mass_factor(const cpk_csc *M, cvm_mass **out);

@@ -1,9 +1,6 @@
-/* mass_factor.c: the factorization of a body-form mass matrix M kept by a compiled map: dense LU per diagonal block when M is block diagonal with small blocks (rigid bodies), else one sparse LU (UMFPACK). */
+/* mass_factor.c: the factorization of a body-form mass matrix M kept by a compiled map: dense LU (LAPACK) per diagonal block when M is block diagonal with small blocks (rigid bodies), else one sparse LU (UMFPACK). */
 #include <stdlib.h>
 #include <string.h>
-#include <gsl/gsl_errno.h>
-#include <gsl/gsl_linalg.h>
-#include <gsl/gsl_permutation.h>
 #include <cpkit/util.h>
 #include "compiled.h"
 
@@ -13,6 +10,13 @@
  * side's rows, which is what keeps J^T M^-1 J linear in the number of
  * contacts (a full solve per contact made it O(contacts x velocities)).
  */
+
+/* LAPACK's LU (Fortran symbols, LP64, gfortran's hidden length last: the declarations
+ * of the lapack linsys backend, which is solvers'; GSL's LU allocates a pivot vector
+ * it does not check, so it cannot be used where memory may run out). */
+void dgetrf_(const int *m, const int *n, double *a, const int *lda, int *ipiv, int *info);
+void dgetrs_(const char *trans, const int *n, const int *nrhs, const double *a, const int *lda,
+             const int *ipiv, double *b, const int *ldb, int *info, size_t trans_len);
 
 /* Largest diagonal block factored densely; larger coupled groups go to UMFPACK. */
 #define MASS_BLOCK_MAX 64
@@ -40,8 +44,9 @@ static int find_blocks(const cpk_csc *M, cvm_mass *F)
   return 1;
 }
 
-/* LU factors of each block (GSL, partial pivoting: a diagonal block divides exactly, as
- * UMFPACK did); CPK_ESINGULAR for a zero pivot. */
+/* LU factors of each block (LAPACK, partial pivoting: a diagonal block divides exactly,
+ * as UMFPACK did); CPK_ESINGULAR for a zero pivot. A block is stored row-major, so
+ * LAPACK sees its transpose and solves with 'T'. */
 static int factor_blocks(const cpk_csc *M, cvm_mass *F)
 {
   size_t total = 0;
@@ -59,18 +64,12 @@ static int factor_blocks(const cpk_csc *M, cvm_mass *F)
     for (cpk_int k = M->p[j]; k < M->p[j + 1]; k++)
       F->L[F->off[b] + ((size_t)M->i[k] - s) * len + ((size_t)j - s)] += M->x[k];
   }
-  int rc = CPK_OK, signum;
-  gsl_error_handler_t *old = gsl_set_error_handler_off();
-  for (size_t b = 0; b < F->nb && !rc; b++) {
-    size_t len = F->start[b + 1] - F->start[b];
-    gsl_matrix_view A = gsl_matrix_view_array(F->L + F->off[b], len, len);
-    gsl_permutation p = {len, F->perm + F->start[b]};
-    if (gsl_linalg_LU_decomp(&A.matrix, &p, &signum)) rc = CPK_ESINGULAR;
-    for (size_t i = 0; i < len && !rc; i++)
-      if (!(gsl_matrix_get(&A.matrix, i, i) != 0.0)) rc = CPK_ESINGULAR;
+  for (size_t b = 0; b < F->nb; b++) {
+    int len = (int)(F->start[b + 1] - F->start[b]), info = 0;
+    dgetrf_(&len, &len, F->L + F->off[b], &len, F->perm + F->start[b], &info);
+    if (info != 0) return CPK_ESINGULAR;
   }
-  gsl_set_error_handler(old);
-  return rc;
+  return CPK_OK;
 }
 
 static int factor_sparse(const cpk_csc *M, cvm_mass *F)
@@ -119,11 +118,9 @@ void cvm_mass_free(cvm_mass *F)
 
 void cvm_mass_solve_block(const cvm_mass *F, size_t b, double *x)
 {
-  size_t s = F->start[b], len = F->start[b + 1] - s;
-  gsl_matrix_const_view A = gsl_matrix_const_view_array(F->L + F->off[b], len, len);
-  gsl_permutation p = {len, F->perm + s};
-  gsl_vector_view v = gsl_vector_view_array(x + s, len);
-  gsl_linalg_LU_svx(&A.matrix, &p, &v.vector);
+  int len = (int)(F->start[b + 1] - F->start[b]), one = 1, info = 0;
+  dgetrs_("T", &len, &one, F->L + F->off[b], &len, F->perm + F->start[b], x + F->start[b], &len,
+          &info, 1);
 }
 
 int cvm_mass_apply(const cvm_mass *F, double *x)
