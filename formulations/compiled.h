@@ -3,6 +3,7 @@
 #define CPK_FORMULATIONS_COMPILED_H
 #include <stddef.h>
 #include <cpkit/contact.h>
+#include <cpkit/linsys.h>
 
 /*
  * Every model is written per contact in terms of the contact's own unknowns
@@ -25,10 +26,27 @@ typedef struct cvm_blockop {
   double *vstar; /* body form: nv, v + h M^-1 k (h > 0) or M^-1 k (h = 0); NULL for local */
 } cvm_blockop;
 
-int cvm_blockop_build(const cpk_contact_system *s, cvm_blockop *B, cpk_error *err);
+/* The factorization of a body-form M (mass_factor.c): nb > 0 dense LU blocks (rows
+ * start[b] .. start[b + 1] - 1, factors at L + off[b], row permutation at perm +
+ * start[b]) when M is block diagonal with small blocks, else ls (a sparse LU). */
+typedef struct cvm_mass {
+  size_t n, nb;
+  size_t *start, *off, *block; /* block[r]: the block of row r */
+  double *L;
+  int *perm; /* LAPACK's pivots */
+  cpk_linsys *ls;
+} cvm_mass;
+int cvm_mass_factor(const cpk_csc *M, cvm_mass **out);
+void cvm_mass_free(cvm_mass *F);
+/* x <- M^-1 x (CPK_ESINGULAR for F NULL: M could not be factored); with blocks, the
+ * rows of block b only. */
+int cvm_mass_apply(const cvm_mass *F, double *x);
+void cvm_mass_solve_block(const cvm_mass *F, size_t b, double *x);
+
+/* The operator of s; F (may be NULL) is s->M's factorization for a body-form system. */
+int cvm_blockop_build(const cpk_contact_system *s, const cvm_mass *F, cvm_blockop *B,
+                      cpk_error *err);
 void cvm_blockop_free(cvm_blockop *B);
-/* Solve M x = rhs in place with a sparse LU (UMFPACK). */
-int cvm_mass_solve(const cpk_csc *M, double *x, size_t nrhs, cpk_error *err);
 
 /* One unknown of a contact. */
 typedef struct cvm_var {
@@ -89,6 +107,10 @@ typedef struct cvm_rowctx {
 void cvm_partial(cvm_rowctx *x, size_t row, size_t var, double value);
 
 typedef int (*cvm_rows_fn)(cvm_rowctx *x);
+struct cpk_varmap;
+/* Model set-up: fill C->cc[c] (except first) and its unknowns for every contact. */
+typedef int (*cvm_setup_fn)(struct cpk_varmap *C, const cpk_contact_system *s,
+                            const cpk_compile_options *o, cpk_error *err);
 
 /* The compiled problem (the public cpk_varmap). */
 struct cpk_varmap {
@@ -107,8 +129,11 @@ struct cpk_varmap {
   double *dirs;       /* polyhedral directions */
   size_t ndirs, cap_dirs;
   cvm_rows_fn rows;
+  cvm_setup_fn setup;          /* the model's (compile_update.c compiles again with it) */
+  cpk_compile_options options; /* as compiled (the distributed model's form resolved) */
   /* kinematics (body form) */
   cpk_csc *M;
+  cvm_mass *mass; /* M factored (NULL when singular) */
   size_t *wptr;
   cpk_int *wrow;
   double *wval;
@@ -133,14 +158,22 @@ struct cpk_varmap {
 int cvm_add_var(struct cpk_varmap *C, size_t c, cpk_var_role role, size_t index, double lo,
                 double hi, const double T[4]);
 
-/* Model set-up: fill C->cc[c] (except first) and its unknowns for every contact. */
-typedef int (*cvm_setup_fn)(struct cpk_varmap *C, const cpk_contact_system *s,
-                            const cpk_compile_options *o, cpk_error *err);
-
 /* The generic compile driver used by every model. */
 int cvm_compile(const cpk_contact_system *s, cpk_contact_model model, const cpk_compile_options *o,
                 cvm_setup_fn setup, cvm_rows_fn rows, cpk_problem **problem, cpk_varmap **map,
                 cpk_error *err);
+
+/* A map with nothing compiled yet (NULL when out of memory), the layout of system s in
+ * it (everything but the pattern and the problem), and for an emitted pattern: q = F(0)
+ * (affine models) and the Jacobian's values at 0 on C->pattern (x), CPK_EUNSUP when the
+ * entries are not where the pattern puts them (affine models: when one is not in it;
+ * the others there stay zero) (compile_update.c). */
+struct cpk_varmap *cvm_varmap_new(cpk_contact_model model, const cpk_compile_options *o,
+                                  cvm_setup_fn setup, cvm_rows_fn rows);
+int cvm_compile_layout(struct cpk_varmap *C, const cpk_contact_system *s, cpk_error *err);
+int cvm_pattern_values(struct cpk_varmap *C, double *q, double *x);
+/* The bounds of the unknowns (allocated). */
+int cvm_bounds(const struct cpk_varmap *C, double **lo, double **hi);
 
 /* The cone form (cone_form.c): the unknowns of every contact, and the emitted
  * friction-cone problem (after the layout and the block operator are built). */

@@ -16,7 +16,30 @@ struct cvm_emitter {
   double *x;
   size_t limit;
   int failed;
+  const cpk_csc *verify; /* when set, every entry must fall where the pattern puts it */
+  int lookup;            /* with verify: find each entry in it instead (a subset will do) */
+  int mismatch;
 };
+
+/* Position of entry (row, col) in pattern P, or -1 (rows sorted in each column). */
+static long find_entry(const cpk_csc *P, size_t row, size_t col)
+{
+  cpk_int lo = P->p[col], hi = P->p[col + 1];
+  while (lo < hi) {
+    cpk_int mid = lo + (hi - lo) / 2;
+    if (P->i[mid] < (cpk_int)row)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < P->p[col + 1] && P->i[lo] == (cpk_int)row ? (long)lo : -1;
+}
+
+/* 1 when position k of pattern P is entry (row, col). */
+static int in_pattern(const cpk_csc *P, size_t k, size_t row, size_t col)
+{
+  return (cpk_int)k >= P->p[col] && (cpk_int)k < P->p[col + 1] && P->i[k] == (cpk_int)row;
+}
 
 static void emit(cvm_emitter *e, size_t row, size_t col, double value)
 {
@@ -35,9 +58,22 @@ static void emit(cvm_emitter *e, size_t row, size_t col, double value)
     }
     e->ti[e->count] = (cpk_int)row;
     e->tj[e->count] = (cpk_int)col;
+  } else if (e->lookup) { /* where the recorded order puts it, else searched */
+    long k = e->count < e->limit && in_pattern(e->verify, e->pos[e->count], row, col)
+                 ? (long)e->pos[e->count]
+                 : find_entry(e->verify, row, col);
+    if (k < 0)
+      e->mismatch = e->failed = 1;
+    else
+      e->x[k] += value;
   } else if (e->count < e->limit) {
-    e->x[e->pos[e->count]] += value;
+    size_t k = e->pos[e->count];
+    if (e->verify && !in_pattern(e->verify, k, row, col))
+      e->mismatch = e->failed = 1;
+    else
+      e->x[k] += value;
   } else {
+    e->mismatch = 1;
     e->failed = 1;
   }
   e->count++;
@@ -204,7 +240,7 @@ static int assemble(cpk_varmap *C, const double *z, double *f, cvm_emitter *em)
       expand_reduced(C, c, &x, em);
     if (em && C->influence) cvm_influence_expand(C, c, &x);
   }
-  if (em && em->failed) return CPK_ENOMEM;
+  if (em && em->failed) return em->mismatch ? CPK_EUNSUP : CPK_ENOMEM;
   for (size_t i = 0; i < C->n; i++)
     if (!isfinite(f[i])) return CPK_EBADFUNC;
   return CPK_OK;
@@ -215,16 +251,49 @@ static int nl_function(const double *z, double *f, void *params)
   return assemble(params, z, f, NULL);
 }
 
+/* How jacobian_into places the entries: in the recorded order (trusted, or checked
+ * entry by entry), or each looked up in the pattern (an emission that skips entries
+ * the pattern has leaves zeros there). */
+enum { PLACE_TRUSTED, PLACE_CHECKED, PLACE_LOOKUP };
+
+/* F(z) into f and the Jacobian's values into x (the pattern's order). *mismatch: the
+ * entries are not the ones the pattern was recorded from (PLACE_LOOKUP: not in it). */
+static int jacobian_into(cpk_varmap *C, const double *z, double *f, double *x, int place,
+                         int *mismatch)
+{
+  cvm_emitter em = {0};
+  em.pos = C->pos;
+  em.x = x;
+  em.limit = C->ntrip;
+  em.verify = place != PLACE_TRUSTED ? C->pattern : NULL;
+  em.lookup = place == PLACE_LOOKUP;
+  memset(x, 0, (size_t)C->pattern->p[C->pattern->n] * sizeof *x);
+  int rc = assemble(C, z, f, &em);
+  *mismatch = em.mismatch || (!em.lookup && em.count != C->ntrip);
+  return rc == CPK_EUNSUP ? CPK_OK : rc;
+}
+
 static int nl_jacobian(const double *z, cpk_csc *J, void *params)
 {
   cpk_varmap *C = params;
-  cvm_emitter em = {0};
-  em.pos = C->pos;
-  em.x = J->x;
-  em.limit = C->ntrip;
-  memset(J->x, 0, (size_t)J->p[J->n] * sizeof *J->x);
-  int rc = assemble(C, z, C->fwork, &em);
-  if (!rc && em.count != C->ntrip) rc = CPK_EBADFUNC;
+  int mismatch;
+  int rc = jacobian_into(C, z, C->fwork, J->x, PLACE_TRUSTED, &mismatch);
+  if (!rc && mismatch) rc = CPK_EBADFUNC;
+  return rc;
+}
+
+int cvm_pattern_values(cpk_varmap *C, double *q, double *x)
+{
+  int mismatch;
+  double *z = cpk_calloc_array(C->n, sizeof *z);
+  if (!z) return CPK_ENOMEM;
+  /* An affine problem's M may keep zeros where the new values have none; a nonlinear
+   * problem's Jacobian callback needs the recorded order itself. */
+  int rc = jacobian_into(C, z, C->fwork, x, C->affine ? PLACE_LOOKUP : PLACE_CHECKED, &mismatch);
+  if (rc == CPK_EBADFUNC && !C->affine) rc = CPK_OK; /* as record_pattern: F(0) may be odd */
+  if (!rc && mismatch) rc = CPK_EUNSUP;
+  if (!rc && C->affine) rc = assemble(C, z, q, NULL);
+  free(z);
   return rc;
 }
 
@@ -325,6 +394,8 @@ static int copy_kinematics(cpk_varmap *C, const cpk_contact_system *s)
   C->wval = cpk_alloc_array(nnz, 4 * sizeof *C->wval);
   C->rhs = cpk_alloc_array(s->nv, sizeof *C->rhs);
   if (!C->wptr || !C->wrow || !C->wval || !C->rhs || cpk_csc_copy(s->M, &C->M)) return CPK_ENOMEM;
+  /* A singular M is reported where it is used (the operator A, the motion). */
+  if (cvm_mass_factor(s->M, &C->mass) == CPK_ENOMEM) return CPK_ENOMEM;
   memcpy(C->wptr, s->wptr, (s->nc + 1) * sizeof *C->wptr);
   if (nnz > 0) { /* a system without contacts has no row arrays at all */
     memcpy(C->wrow, s->wrow, nnz * sizeof *C->wrow);
@@ -416,7 +487,7 @@ static int alloc_workspace(cpk_varmap *C)
   return C->P && C->U && C->fwork && C->floc && C->dfdU && C->umask ? CPK_OK : CPK_ENOMEM;
 }
 
-static int bounds(const cpk_varmap *C, double **lo, double **hi)
+int cvm_bounds(const cpk_varmap *C, double **lo, double **hi)
 {
   *lo = cpk_alloc_array(C->n, sizeof **lo);
   *hi = cpk_alloc_array(C->n, sizeof **hi);
@@ -487,7 +558,7 @@ static int emit_problem(cpk_varmap *C, const cpk_contact_system *s, const cpk_co
                         cpk_problem **p)
 {
   double *lo = NULL, *hi = NULL;
-  int rc = bounds(C, &lo, &hi);
+  int rc = cvm_bounds(C, &lo, &hi);
   if (!rc && C->affine)
     rc = emit_affine(C, lo, hi, o->dense, p);
   else if (!rc)
@@ -509,22 +580,31 @@ static int emit_cone(cpk_varmap *C, const cpk_contact_system *s, const cpk_compi
   return rc;
 }
 
-static int compile_steps(cpk_varmap *C, const cpk_contact_system *s, const cpk_compile_options *o,
-                         cvm_setup_fn setup, cpk_problem **problem, cpk_error *err)
+int cvm_compile_layout(cpk_varmap *C, const cpk_contact_system *s, cpk_error *err)
 {
+  const cpk_compile_options *o = &C->options;
   int rc = init_map(C, s, o, err);
-  if (!rc) rc = o->form == CPK_FORM_CONE ? cvm_cone_setup(C, s, o, err) : setup(C, s, o, err);
+  if (!rc) rc = o->form == CPK_FORM_CONE ? cvm_cone_setup(C, s, o, err) : C->setup(C, s, o, err);
   if (rc) return rc;
   if (C->nvars == 0 && !C->mixed)
     return cpk_error_set(err, CPK_EINVAL, "the system has no contacts: nothing to compile");
   if (assign_layout(C) || alloc_workspace(C))
     return cpk_error_set(err, CPK_ENOMEM, "out of memory");
   if (!C->mixed) {
-    rc = cvm_blockop_build(s, &C->B, err);
+    rc = cvm_blockop_build(s, C->mass, &C->B, err);
     if (rc) return rc;
     C->has_B = 1;
   }
   cvm_contact_scales(C);
+  return CPK_OK;
+}
+
+static int compile_steps(cpk_varmap *C, const cpk_contact_system *s, cpk_problem **problem,
+                         cpk_error *err)
+{
+  const cpk_compile_options *o = &C->options;
+  int rc = cvm_compile_layout(C, s, err);
+  if (rc) return rc;
   if (C->cone)
     rc = emit_cone(C, s, o, problem);
   else
@@ -532,6 +612,19 @@ static int compile_steps(cpk_varmap *C, const cpk_contact_system *s, const cpk_c
   if (!rc && !C->cone) rc = emit_problem(C, s, o, problem);
   if (rc) return cpk_error_set(err, rc, "building the problem: %s", cpk_strerror(rc));
   return CPK_OK;
+}
+
+cpk_varmap *cvm_varmap_new(cpk_contact_model model, const cpk_compile_options *o,
+                           cvm_setup_fn setup, cvm_rows_fn rows)
+{
+  cpk_varmap *C = calloc(1, sizeof *C);
+  if (!C) return NULL;
+  C->model = model;
+  C->options = *o;
+  C->setup = setup;
+  C->rows = rows;
+  C->affine = 1;
+  return C;
 }
 
 int cvm_compile(const cpk_contact_system *s, cpk_contact_model model, const cpk_compile_options *o,
@@ -547,12 +640,9 @@ int cvm_compile(const cpk_contact_system *s, cpk_contact_model model, const cpk_
   }
   int rc = cpk_contact_system_validate(s, err);
   if (rc) return rc;
-  cpk_varmap *C = calloc(1, sizeof *C);
+  cpk_varmap *C = cvm_varmap_new(model, o, setup, rows);
   if (!C) return cpk_error_set(err, CPK_ENOMEM, "out of memory");
-  C->model = model;
-  C->rows = rows;
-  C->affine = 1;
-  rc = compile_steps(C, s, o, setup, problem, err);
+  rc = compile_steps(C, s, problem, err);
   if (rc) {
     cpk_problem_free(*problem);
     *problem = NULL;
@@ -572,6 +662,7 @@ void cpk_varmap_free(cpk_varmap *C)
   free(C->info);
   free(C->dirs);
   cpk_csc_free(C->M);
+  cvm_mass_free(C->mass);
   free(C->wptr);
   free(C->wrow);
   free(C->wval);

@@ -103,12 +103,16 @@ static int cone_block(const cpk_varmap *C, size_t c, size_t bk, trip *t, double 
   const cvm_contact *ci = &C->cc[c], *cj = &C->cc[j];
   for (size_t b = 0; b < d; b++) {
     const double *T = C->vars[cj->first + b].T;
+    int used = T[0] != 0.0 || T[1] != 0.0 || T[2] != 0.0 || T[3] != 0.0;
     for (size_t a = 0; a < d; a++) {
       double v = 0.0;
       for (int k = 0; k < 4; k++) v += blk[4 * a + k] * T[k];
       v *= ci->rs[a];
       if (c == j && a == 0 && b == 0) *diag_n = v;
-      if (v != 0.0 && trip_push(t, d * c + a, d * j + b, v)) return CPK_ENOMEM;
+      /* Every entry of a block the structure allows is kept, zero or not, so the
+       * pattern depends on which contacts share a body, not on the pose: a
+       * stepper then updates the values in place (cpk_compile_update). */
+      if (used && ci->rs[a] != 0.0 && trip_push(t, d * c + a, d * j + b, v)) return CPK_ENOMEM;
     }
   }
   return CPK_OK;

@@ -1,4 +1,4 @@
-/* delassus.c: the contact-space operator A = J^T M^-1 J by 4x4 contact blocks (sparse LU of M), the free contact velocity, and the public CSC form. */
+/* delassus.c: the contact-space operator A = J^T M^-1 J by 4x4 contact blocks (M factored by mass_factor.c), the free contact velocity, and the public CSC form. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,65 +77,83 @@ static int blist_to_op(blist *L, size_t nc, cvm_blockop *B)
   return CPK_OK;
 }
 
-int cvm_mass_solve(const cpk_csc *M, double *x, size_t nrhs, cpk_error *err)
-{
-  cpk_linsys *L = NULL;
-  size_t n = (size_t)M->n;
-  int rc = cpk_linsys_alloc(cpk_linsys_umfpack, n, &L);
-  if (!rc) rc = cpk_linsys_factor(L, M);
-  for (size_t r = 0; !rc && r < nrhs; r++) rc = cpk_linsys_solve(L, x + r * n, 0);
-  cpk_linsys_free(L);
-  if (rc == CPK_ESINGULAR) return cpk_error_set(err, rc, "the mass matrix M is singular");
-  if (rc) return cpk_error_set(err, rc, "factoring M: %s", cpk_strerror(rc));
-  return CPK_OK;
-}
-
 /* Body form, one column contact j: X = M^-1 J_j (4 dense columns), then A_ij = J_i^T X. */
 typedef struct body_work {
   const cpk_contact_system *s;
-  cpk_linsys *L;
-  double *X;             /* 4 nv */
+  const cvm_mass *F;
+  double *X;             /* 4 nv, zero between columns */
   size_t *rows;          /* nonzero rows of X */
   size_t *adj_ptr, *adj; /* contacts touching each coordinate */
   size_t *mark, *list;
-  unsigned char *seen;
+  size_t *bmark, *blocks; /* blocks of M touched by a column (block-diagonal M) */
 } body_work;
+
+/* Rows of X = M^-1 J_j that can be non-zero, J_j written into X: every row after a full
+ * solve (sparse LU), or the rows of the diagonal blocks J_j touches. */
+static int body_solve(body_work *w, size_t j, size_t *nrows)
+{
+  const cpk_contact_system *s = w->s;
+  size_t nv = s->nv, nb = 0;
+  for (int a = 0; a < 4; a++)
+    for (size_t k = s->wptr[j]; k < s->wptr[j + 1]; k++)
+      w->X[a * nv + (size_t)s->wrow[k]] = s->wval[4 * k + a];
+  if (w->F->ls) {
+    for (int a = 0; a < 4; a++) {
+      int rc = cpk_linsys_solve(w->F->ls, w->X + a * nv, 0);
+      if (rc) return rc;
+    }
+    for (size_t r = 0; r < nv; r++) w->rows[r] = r;
+    *nrows = nv;
+    return CPK_OK;
+  }
+  for (size_t k = s->wptr[j]; k < s->wptr[j + 1]; k++) {
+    size_t b = w->F->block[s->wrow[k]];
+    if (w->bmark[b] != j + 1) {
+      w->bmark[b] = j + 1;
+      w->blocks[nb++] = b;
+    }
+  }
+  *nrows = 0;
+  for (size_t t = 0; t < nb; t++) {
+    for (int a = 0; a < 4; a++) cvm_mass_solve_block(w->F, w->blocks[t], w->X + a * nv);
+    for (size_t r = w->F->start[w->blocks[t]]; r < w->F->start[w->blocks[t] + 1]; r++)
+      w->rows[(*nrows)++] = r;
+  }
+  return CPK_OK;
+}
 
 static int body_column(body_work *w, size_t j, blist *L)
 {
   const cpk_contact_system *s = w->s;
-  size_t nv = s->nv, nrows = 0, nlist = 0;
-  memset(w->X, 0, 4 * nv * sizeof *w->X);
-  for (int a = 0; a < 4; a++) {
-    int any = 0;
-    for (size_t k = s->wptr[j]; k < s->wptr[j + 1]; k++) {
-      w->X[a * nv + (size_t)s->wrow[k]] = s->wval[4 * k + a];
-      any |= s->wval[4 * k + a] != 0.0;
-    }
-    if (any) {
-      int rc = cpk_linsys_solve(w->L, w->X + a * nv, 0);
-      if (rc) return rc;
-    }
-  }
-  for (size_t r = 0; r < nv; r++)
+  size_t nv = s->nv, nrows = 0, nlist = 0, nz = 0;
+  int rc = body_solve(w, j, &nrows);
+  if (rc) return rc;
+  for (size_t k = 0; k < nrows; k++) {
+    size_t r = w->rows[k];
     if (w->X[r] != 0 || w->X[nv + r] != 0 || w->X[2 * nv + r] != 0 || w->X[3 * nv + r] != 0)
-      w->rows[nrows++] = r;
-  for (size_t k = 0; k < nrows; k++)
+      w->rows[nz++] = r;
+  }
+  for (size_t k = 0; k < nz; k++)
     for (size_t e = w->adj_ptr[w->rows[k]]; e < w->adj_ptr[w->rows[k] + 1]; e++)
       if (w->mark[w->adj[e]] != j + 1) {
         w->mark[w->adj[e]] = j + 1;
         w->list[nlist++] = w->adj[e];
       }
-  for (size_t l = 0; l < nlist; l++) {
+  for (size_t l = 0; l < nlist && !rc; l++) {
     size_t i = w->list[l];
     double *blk;
-    if (blist_push(L, i, j, &blk)) return CPK_ENOMEM;
-    for (size_t k = s->wptr[i]; k < s->wptr[i + 1]; k++)
+    if (blist_push(L, i, j, &blk)) rc = CPK_ENOMEM;
+    for (size_t k = s->wptr[i]; !rc && k < s->wptr[i + 1]; k++)
       for (int a = 0; a < 4; a++)
         for (int b = 0; b < 4; b++)
           blk[4 * a + b] += s->wval[4 * k + a] * w->X[b * nv + (size_t)s->wrow[k]];
   }
-  return CPK_OK;
+  if (w->F->ls) /* X back to zero for the next column */
+    memset(w->X, 0, 4 * nv * sizeof *w->X);
+  else
+    for (size_t k = 0; k < nrows; k++)
+      for (int a = 0; a < 4; a++) w->X[a * nv + w->rows[k]] = 0.0;
+  return rc;
 }
 
 /* Contacts touching each generalized coordinate (CSR of the transpose of the row lists). */
@@ -161,8 +179,9 @@ static int body_adjacency(body_work *w)
 
 static void body_work_free(body_work *w)
 {
-  cpk_linsys_free(w->L);
   free(w->X);
+  free(w->bmark);
+  free(w->blocks);
   free(w->rows);
   free(w->adj_ptr);
   free(w->adj);
@@ -177,7 +196,7 @@ static int body_free_velocity(body_work *w, cvm_blockop *B)
   B->vstar = cpk_alloc_array(s->nv, sizeof *B->vstar);
   if (!B->vstar) return CPK_ENOMEM;
   memcpy(B->vstar, s->k, s->nv * sizeof *s->k);
-  int rc = cpk_linsys_solve(w->L, B->vstar, 0);
+  int rc = cvm_mass_apply(w->F, B->vstar);
   if (rc) return rc;
   for (size_t r = 0; r < s->nv; r++)
     B->vstar[r] = s->h > 0 ? s->v[r] + s->h * B->vstar[r] : B->vstar[r];
@@ -191,26 +210,31 @@ static int body_free_velocity(body_work *w, cvm_blockop *B)
   return CPK_OK;
 }
 
-static int build_body(const cpk_contact_system *s, cvm_blockop *B, cpk_error *err)
+static int build_body(const cpk_contact_system *s, const cvm_mass *F, cvm_blockop *B,
+                      cpk_error *err)
 {
   body_work w = {0};
   blist L = {0};
+  cvm_mass *own = NULL;
   w.s = s;
-  int rc = cpk_linsys_alloc(cpk_linsys_umfpack, s->nv, &w.L);
+  int rc = F ? CPK_OK : cvm_mass_factor(s->M, &own);
+  w.F = F ? F : own;
   if (!rc) rc = body_adjacency(&w);
   if (!rc) {
-    w.X = cpk_alloc_array(4 * s->nv, sizeof *w.X);
+    w.X = cpk_calloc_array(4 * s->nv, sizeof *w.X);
     w.rows = cpk_alloc_array(s->nv, sizeof *w.rows);
     w.mark = cpk_calloc_array(s->nc + 1, sizeof *w.mark);
     w.list = cpk_alloc_array(s->nc + 1, sizeof *w.list);
-    if (!w.X || !w.rows || !w.mark || !w.list) rc = CPK_ENOMEM;
+    w.bmark = cpk_calloc_array(s->nv + 1, sizeof *w.bmark);
+    w.blocks = cpk_alloc_array(s->nv + 1, sizeof *w.blocks);
+    if (!w.X || !w.rows || !w.mark || !w.list || !w.bmark || !w.blocks) rc = CPK_ENOMEM;
   }
-  if (!rc) rc = cpk_linsys_factor(w.L, s->M);
   if (!rc) rc = body_free_velocity(&w, B);
   for (size_t j = 0; !rc && j < s->nc; j++) rc = body_column(&w, j, &L);
   if (!rc) rc = blist_to_op(&L, s->nc, B);
   body_work_free(&w);
   blist_free(&L);
+  cvm_mass_free(own);
   if (rc == CPK_ESINGULAR) return cpk_error_set(err, rc, "the mass matrix M is singular");
   if (rc) return cpk_error_set(err, rc, "computing J^T M^-1 J: %s", cpk_strerror(rc));
   return CPK_OK;
@@ -248,12 +272,13 @@ static int build_local(const cpk_contact_system *s, cvm_blockop *B, cpk_error *e
   return CPK_OK;
 }
 
-int cvm_blockop_build(const cpk_contact_system *s, cvm_blockop *B, cpk_error *err)
+int cvm_blockop_build(const cpk_contact_system *s, const cvm_mass *F, cvm_blockop *B,
+                      cpk_error *err)
 {
   memset(B, 0, sizeof *B);
   B->b = cpk_calloc_array(4 * s->nc, sizeof *B->b);
   if (!B->b) return cpk_error_set(err, CPK_ENOMEM, "out of memory");
-  int rc = s->form == CPK_SYSTEM_LOCAL ? build_local(s, B, err) : build_body(s, B, err);
+  int rc = s->form == CPK_SYSTEM_LOCAL ? build_local(s, B, err) : build_body(s, F, B, err);
   if (rc) cvm_blockop_free(B);
   return rc;
 }
@@ -298,7 +323,7 @@ int cpk_contact_system_delassus(const cpk_contact_system *s, cpk_csc **A, double
   int rc = cpk_contact_system_validate(s, err);
   if (rc) return rc;
   if (s->nc == 0) return cpk_error_set(err, CPK_EINVAL, "the system has no contacts");
-  rc = cvm_blockop_build(s, &B, err);
+  rc = cvm_blockop_build(s, NULL, &B, err);
   if (rc) return rc;
   rc = blocks_to_csc(&B, A);
   if (!rc && b) memcpy(b, B.b, 4 * s->nc * sizeof *b);

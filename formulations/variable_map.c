@@ -88,7 +88,8 @@ int cpk_varmap_velocity(const cpk_varmap *m, const double *z, double *v, cpk_err
     for (size_t k = m->wptr[c]; k < m->wptr[c + 1]; k++)
       for (int a = 0; a < 4; a++) v[m->wrow[k]] += m->wval[4 * k + a] * P[4 * c + a];
   free(P);
-  int rc = cvm_mass_solve(m->M, v, 1, err);
+  int rc = cvm_mass_apply(m->mass, v);
+  if (rc) cpk_error_set(err, rc, "solving with M: %s", cpk_strerror(rc));
   if (rc) return rc;
   for (size_t r = 0; r < m->nv; r++) v[r] += m->B.vstar[r];
   return CPK_OK;

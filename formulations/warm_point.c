@@ -16,7 +16,8 @@ int cvm_motion(const cpk_varmap *m, const double *P, double *v, double *U, cpk_e
   for (size_t c = 0; c < m->nc; c++)
     for (size_t k = m->wptr[c]; k < m->wptr[c + 1]; k++)
       for (int a = 0; a < 4; a++) v[m->wrow[k]] += m->wval[4 * k + a] * P[4 * c + a];
-  int rc = cvm_mass_solve(m->M, v, 1, err);
+  int rc = cvm_mass_apply(m->mass, v);
+  if (rc) cpk_error_set(err, rc, "solving with M: %s", cpk_strerror(rc));
   for (size_t c = 0; !rc && c < m->nc; c++)
     for (int a = 0; a < 4; a++) {
       double sum = m->drift[4 * c + a];

@@ -92,16 +92,6 @@ static void contact_drift(const cpk_world *w, const sim_geom *g, const double F[
   }
 }
 
-const sim_memory *sim_memory_find(const cpk_world *w, const sim_geom *g)
-{
-  for (size_t i = 0; i < w->nmemory; i++) {
-    const sim_memory *m = &w->memory[i];
-    if (m->body[0] == g->body[0] && m->body[1] == g->body[1] && m->feature == g->feature)
-      return m;
-  }
-  return NULL;
-}
-
 /* Add geometry g as a contact of s: frame (n, t, o), wrenches of both bodies. */
 static int add_geom(const cpk_world *w, const cpk_body *pose, const sim_geom *g,
                     const size_t *dof, double psi, cpk_contact_system *s, cpk_error *err)

@@ -1,4 +1,4 @@
-/* collide.c: contact geometry between pairs of shapes (sphere, ellipsoid, rod, feet against a plane; sphere against sphere). */
+/* collide.c: contact geometry between pairs of shapes (sphere, ellipsoid, rod, feet against a plane; sphere against sphere), over the pairs of the broad phase. */
 #include <math.h>
 #include <stdlib.h>
 #include <cpkit/util.h>
@@ -71,6 +71,15 @@ static int sphere_sphere(const cpk_world *w, size_t a, size_t b, sim_geom **g, s
   return s.gap <= w->settings.margin ? push(g, n, cap, &s) : CPK_OK;
 }
 
+static int unsupported(const cpk_world *w, size_t i, size_t j, cpk_error *err)
+{
+  return cpk_error_set(err, CPK_EUNSUP,
+                       "bodies '%s' and '%s': no contact routine for this pair of shapes "
+                       "(supported: sphere, ellipsoid, rod, points against a plane; sphere "
+                       "against sphere); ignore the pair",
+                       w->bodies[i].name, w->bodies[j].name);
+}
+
 static int pair(const cpk_world *w, size_t i, size_t j, sim_geom **g, size_t *n, size_t *cap,
                 cpk_error *err)
 {
@@ -81,26 +90,64 @@ static int pair(const cpk_world *w, size_t i, size_t j, sim_geom **g, size_t *n,
     return w->bodies[i].kind == CPK_BODY_DYNAMIC ? sphere_sphere(w, i, j, g, n, cap)
                                                  : sphere_sphere(w, j, i, g, n, cap);
   if (ki == CPK_SHAPE_PLANE && kj == CPK_SHAPE_PLANE) return CPK_OK; /* half-spaces: none */
-  return cpk_error_set(err, CPK_EUNSUP,
-                       "bodies '%s' and '%s': no contact routine for this pair of shapes "
-                       "(supported: sphere, ellipsoid, rod, points against a plane; sphere "
-                       "against sphere); ignore the pair",
-                       w->bodies[i].name, w->bodies[j].name);
+  return unsupported(w, i, j, err);
+}
+
+/* A pair the loop over pairs looks at: one body dynamic, not ignored. */
+static int wanted(const cpk_world *w, size_t i, size_t j)
+{
+  int ignore = 0;
+  if (w->bodies[i].kind != CPK_BODY_DYNAMIC && w->bodies[j].kind != CPK_BODY_DYNAMIC) return 0;
+  sim_material_of(w, i, j, &ignore);
+  return !ignore;
+}
+
+static int odd_shape(const cpk_body *b)
+{
+  return b->shape.kind != CPK_SHAPE_PLANE && b->shape.kind != CPK_SHAPE_SPHERE;
+}
+
+/* The first wanted partner j > i of body i among cand[0..ncand-1] (ascending; NULL: all
+ * bodies) that no contact routine takes: an error. */
+static int scan(const cpk_world *w, size_t i, const size_t *cand, size_t ncand, cpk_error *err)
+{
+  for (size_t k = 0; k < ncand; k++) {
+    size_t j = cand ? cand[k] : k;
+    if (j > i && w->bodies[j].shape.kind != CPK_SHAPE_PLANE && wanted(w, i, j))
+      return unsupported(w, i, j, err);
+  }
+  return CPK_OK;
+}
+
+/* Two finite shapes other than two spheres have no contact routine, near or far: the
+ * first such wanted pair (in index order) is an error, as when every pair was tested.
+ * Only bodies of the other finite shapes can be in one, so only those are scanned. */
+static int check_unsupported(const cpk_world *w, cpk_error *err)
+{
+  size_t n = w->nbodies, nodd = 0, *odd = cpk_alloc_array(n + 1, sizeof *odd);
+  if (!odd) return cpk_error_set(err, CPK_ENOMEM, "out of memory finding contacts");
+  for (size_t b = 0; b < n; b++)
+    if (odd_shape(&w->bodies[b])) odd[nodd++] = b;
+  int rc = CPK_OK;
+  for (size_t i = 0; nodd && i < n && !rc; i++)
+    if (w->bodies[i].shape.kind != CPK_SHAPE_PLANE)
+      rc = odd_shape(&w->bodies[i]) ? scan(w, i, NULL, n, err) : scan(w, i, odd, nodd, err);
+  free(odd);
+  return rc;
 }
 
 int sim_collide(const cpk_world *w, sim_geom **geoms, size_t *n, size_t *cap, cpk_error *err)
 {
+  sim_pair *pairs = NULL;
+  size_t np = 0, pcap = 0;
   *n = 0;
-  for (size_t i = 0; i < w->nbodies; i++)
-    for (size_t j = i + 1; j < w->nbodies; j++) {
-      int ignore = 0;
-      if (w->bodies[i].kind != CPK_BODY_DYNAMIC && w->bodies[j].kind != CPK_BODY_DYNAMIC)
-        continue;
-      sim_material_of(w, i, j, &ignore);
-      if (ignore) continue;
-      int rc = pair(w, i, j, geoms, n, cap, err);
-      if (rc == CPK_ENOMEM) return cpk_error_set(err, rc, "out of memory finding contacts");
-      if (rc) return rc;
-    }
-  return CPK_OK;
+  int rc = check_unsupported(w, err);
+  if (rc) return rc;
+  if (sim_broad_phase(w, &pairs, &np, &pcap))
+    return cpk_error_set(err, CPK_ENOMEM, "out of memory finding contacts");
+  for (size_t k = 0; k < np && !rc; k++)
+    if (wanted(w, pairs[k].i, pairs[k].j)) rc = pair(w, pairs[k].i, pairs[k].j, geoms, n, cap, err);
+  free(pairs);
+  if (rc == CPK_ENOMEM) return cpk_error_set(err, rc, "out of memory finding contacts");
+  return rc;
 }

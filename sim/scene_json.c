@@ -562,7 +562,7 @@ static int read_root(cpk_jr *r, json_t *root, cpk_scene *s)
   if (!rc && json_is_array(bodies) && json_array_size(bodies) > CPK_SCENE_MAX_BODIES) {
     cpk_jr_push_key(r, "bodies");
     return cpk_jr_fail(r, "too many bodies for a scene file (at most " CPK_STR(CPK_SCENE_MAX_BODIES)
-                          "): contact detection tests every pair");
+                          "); build larger worlds through cpk_world_add_body");
   }
   if (!rc)
     rc = read_list(r, root, "bodies", 1, s, (void **)&s->bodies, sizeof *s->bodies, &s->nbodies,

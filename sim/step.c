@@ -20,6 +20,8 @@ typedef struct solve_out {
   cpk_status status;
   double residual;
   long iterations;
+  double compile_s, solver_s; /* wall time assembling and compiling, and in the solvers */
+  int compiles;               /* problems compiled anew (not updated in place) */
 } solve_out;
 
 
@@ -46,6 +48,11 @@ static double *predict_impulses(const cpk_contact_system *sys)
   return P;
 }
 
+/* Most contacts of a step whose new contacts get the polyhedral prediction: Lemke's
+ * pivots on a large degenerate system (a pile of spheres settling) take minutes where
+ * the step itself takes milliseconds; beyond this, new contacts start from zero. */
+#define SIM_PREDICT_MAX_CONTACTS 200
+
 /* Start point z0 from the remembered impulses of the contacts that persist and,
  * for new ones, the polyhedral prediction when the model is nonlinear (else
  * zero): a consistent point (velocities, slip speeds) even on the first step. */
@@ -57,7 +64,8 @@ static double *warm_point(const cpk_world *w, const sim_geom *g, size_t ng,
   double *z0 = cpk_alloc_array(cpk_varmap_n(map), sizeof *z0);
   int fresh = 0;
   for (size_t c = 0; c < ng; c++) fresh |= sim_memory_find(w, &g[c]) == NULL;
-  if (fresh && (prob->kind == CPK_KIND_NONLINEAR_MCP || prob->kind == CPK_KIND_FRICTION_CONE))
+  if (fresh && ng <= SIM_PREDICT_MAX_CONTACTS &&
+      (prob->kind == CPK_KIND_NONLINEAR_MCP || prob->kind == CPK_KIND_FRICTION_CONE))
     pred = predict_impulses(sys);
   for (size_t c = 0; P && c < ng; c++) {
     const sim_memory *m = sim_memory_find(w, &g[c]);
@@ -128,6 +136,14 @@ static int read_back(const cpk_varmap *map, const double *z, size_t ng, solve_ou
   return rc;
 }
 
+/* The compile options of the step's form for `solver` (cone solvers take the cone form). */
+static cpk_compile_options step_options(const cpk_world *w, const char *solver)
+{
+  cpk_compile_options co = w->settings.compile;
+  co.form = cpk_compile_form_for_solver(w->settings.model, solver, co.form);
+  return co;
+}
+
 /* The problem of contacts g (gaps psi) and its start point (with warm starts off, the
  * recommended start of a nonlinear MCP, else NULL): what a solve of the step takes. */
 static int compile_step(cpk_world *w, const cpk_body *pose, const sim_geom *g, size_t ng,
@@ -135,11 +151,10 @@ static int compile_step(cpk_world *w, const cpk_body *pose, const sim_geom *g, s
                         cpk_varmap **map, double **z0, cpk_error *err)
 {
   cpk_contact_system *sys = NULL;
-  cpk_compile_options co = w->settings.compile;
+  cpk_compile_options co = step_options(w, solver);
   *prob = NULL;
   *map = NULL;
   *z0 = NULL;
-  co.form = cpk_compile_form_for_solver(w->settings.model, solver, co.form); /* cone solvers */
   int rc = sim_assemble(w, pose, g, ng, psi, &sys, err);
   if (!rc) rc = cpk_compile(sys, w->settings.model, &co, prob, map, err);
   if (!rc && w->settings.warm_start) *z0 = warm_point(w, g, ng, sys, *prob, *map);
@@ -148,13 +163,52 @@ static int compile_step(cpk_world *w, const cpk_body *pose, const sim_geom *g, s
   return rc;
 }
 
+/* compile_step into the world's cache: the last step's problem and map are updated in
+ * place when the contacts are the same ones and the structure allows it
+ * (cpk_compile_update), else compiled anew and kept. They remain the cache's. */
+static int cached_compile(cpk_world *w, const cpk_body *pose, const sim_geom *g, size_t ng,
+                          const double *psi, const char *solver, double **z0, cpk_error *err)
+{
+  sim_cache *k = &w->cache;
+  cpk_contact_system *sys = NULL;
+  cpk_compile_options co = step_options(w, solver);
+  *z0 = NULL;
+  int rc = sim_assemble(w, pose, g, ng, psi, &sys, err);
+  if (!rc && sim_cache_matches(k, g, ng) && !cpk_compile_update(sys, k->prob, k->map, NULL)) {
+    k->updates++;
+  } else if (!rc) {
+    sim_cache_drop(k);
+    rc = cpk_compile(sys, w->settings.model, &co, &k->prob, &k->map, err);
+    if (!rc) rc = cpk_result_alloc(cpk_varmap_n(k->map), &k->res);
+    if (!rc && sim_cache_keep(k, g, ng)) rc = cpk_error_set(err, CPK_ENOMEM, "out of memory");
+    if (rc) sim_cache_drop(k);
+    k->compiles++;
+  }
+  if (!rc && w->settings.warm_start) *z0 = warm_point(w, g, ng, sys, k->prob, k->map);
+  if (!rc && !*z0 && k->prob->kind == CPK_KIND_NONLINEAR_MCP) *z0 = cold_point(k->map);
+  cpk_contact_system_free(sys);
+  return rc;
+}
+
+/* The first solve of p with `solver`: the cache's problem through its bound solver
+ * (kept across steps when it can be), any other through a one-off cpk_solve. */
+static int first_attempt(cpk_world *w, const cpk_problem *p, const cpk_settings *set,
+                         const char *solver, cpk_result *r, cpk_error *err)
+{
+  const cpk_solver_type *T = cpk_solver_find(solver);
+  cpk_solver *s;
+  if (p != w->cache.prob || !T) return cpk_solve(p, solver, set, r, err);
+  int rc = sim_cache_solver(&w->cache, T, set, set->z0, &s, err);
+  return rc ? rc : cpk_solver_solve(s, r, err);
+}
+
 int sim_solve(cpk_world *w, const cpk_problem *p, const double *z0, const char *solver, size_t n,
               const char *what, cpk_result *r, long *iterations, int *fallbacks, cpk_error *err)
 {
   cpk_settings set = w->settings.solve;
   const char *fb = step_fallback(w, p);
   set.z0 = z0;
-  int rc = cpk_solve(p, solver, &set, r, err);
+  int rc = first_attempt(w, p, &set, solver, r, err);
   if (!rc && r->status != CPK_STATUS_SOLVED && fb[0] && strcmp(fb, solver) != 0 &&
       cpk_solver_accepts(cpk_solver_find(fb), p)) {
     solver = fb; /* same start point, the other method */
@@ -220,16 +274,30 @@ static int physics_check(cpk_world *w, const cpk_problem *p, const cpk_varmap *m
 }
 
 /* Compile the system of contacts g (gaps psi) in the form of `solver` (NULL: the
- * model's default form and the solver of its kind) and solve it, warm-started. */
+ * model's default form and the solver of its kind) and solve it, warm-started. The
+ * step's own solver (`primary`) goes through the world's cache. */
 static int solve_compiled(cpk_world *w, const cpk_body *pose, const sim_geom *g, size_t ng,
-                          const double *psi, const char *solver, solve_out *o, cpk_error *err)
+                          const double *psi, const char *solver, int primary, solve_out *o,
+                          cpk_error *err)
 {
   cpk_problem *prob = NULL;
   cpk_varmap *map = NULL;
   cpk_result *res = NULL;
-  double *z0 = NULL;
-  int rc = compile_step(w, pose, g, ng, psi, solver, &prob, &map, &z0, err);
-  if (!rc) rc = cpk_result_alloc(cpk_varmap_n(map), &res);
+  double *z0 = NULL, t0 = cpk_wtime();
+  long before = w->cache.compiles;
+  primary = primary && w->settings.reuse;
+  int rc = primary ? cached_compile(w, pose, g, ng, psi, solver, &z0, err)
+                   : compile_step(w, pose, g, ng, psi, solver, &prob, &map, &z0, err);
+  o->compiles += primary ? (int)(w->cache.compiles - before) : 1;
+  if (!rc && primary) {
+    prob = w->cache.prob;
+    map = w->cache.map;
+    res = w->cache.res;
+  } else if (!rc) {
+    rc = cpk_result_alloc(cpk_varmap_n(map), &res);
+  }
+  double t1 = cpk_wtime();
+  o->compile_s += t1 - t0;
   if (!rc) {
     char what[64];
     snprintf(what, sizeof what, "contacts (%s model)", w->settings.model);
@@ -238,12 +306,15 @@ static int solve_compiled(cpk_world *w, const cpk_body *pose, const sim_geom *g,
     o->status = res->status;
     o->residual = res->residual;
   }
+  o->solver_s += cpk_wtime() - t1;
   if (!rc) rc = physics_check(w, prob, map, z0, pick_solver(solver, prob), res, o, err);
   if (!rc) rc = read_back(map, res->z, ng, o, err);
   free(z0);
-  cpk_result_free(res);
-  cpk_problem_free(prob);
-  cpk_varmap_free(map);
+  if (!primary) {
+    cpk_result_free(res);
+    cpk_problem_free(prob);
+    cpk_varmap_free(map);
+  }
   return rc;
 }
 
@@ -256,11 +327,11 @@ static int solve_system(cpk_world *w, const cpk_body *pose, const sim_geom *g, s
   const char *solver = step_solver(w), *fb = step_fallback(w, NULL);
   const char *model = w->settings.model;
   cpk_problem_form f = w->settings.compile.form;
-  int rc = solve_compiled(w, pose, g, ng, psi, solver, o, err);
+  int rc = solve_compiled(w, pose, g, ng, psi, solver, 1, o, err);
   if (rc != CPK_ENOCONV || !fb[0] ||
       cpk_compile_form_for_solver(model, fb, f) == cpk_compile_form_for_solver(model, solver, f))
     return rc;
-  rc = solve_compiled(w, pose, g, ng, psi, fb, o, err);
+  rc = solve_compiled(w, pose, g, ng, psi, fb, 0, o, err);
   o->fallbacks += rc == CPK_OK;
   return rc;
 }
@@ -395,12 +466,22 @@ typedef struct step_ws {
   size_t ng, capg, cappsi;
   double *psi;
   solve_out o;
+  double detect_s; /* wall time finding contacts */
 } step_ws;
+
+/* collide_at for a step, timed. */
+static int step_collide(cpk_world *w, step_ws *s, cpk_body *state, cpk_error *err)
+{
+  double t0 = cpk_wtime();
+  int rc = collide_at(w, state, &s->g, &s->ng, &s->capg, err);
+  s->detect_s += cpk_wtime() - t0;
+  return rc;
+}
 
 /* First solve, at the poses of the start of the step. */
 static int first_solve(cpk_world *w, step_ws *s, cpk_error *err)
 {
-  int rc = collide_at(w, NULL, &s->g, &s->ng, &s->capg, err);
+  int rc = step_collide(w, s, NULL, err);
   if (!rc && out_alloc(&s->o, s->nv, s->ng)) rc = CPK_ENOMEM;
   if (rc) return rc;
   if (s->ng == 0) {
@@ -423,7 +504,7 @@ static int implicit_sweep(cpk_world *w, step_ws *s, double *change, cpk_error *e
       memcpy(s->pose[b].v, w->bodies[b].v, sizeof s->pose[b].v);
       memcpy(s->pose[b].w, w->bodies[b].w, sizeof s->pose[b].w);
     }
-  int rc = collide_at(w, s->pose, &s->g, &s->ng, &s->capg, err);
+  int rc = step_collide(w, s, s->pose, err);
   if (!rc && sim_grow((void **)&s->psi, &s->cappsi, s->ng + 1, sizeof *s->psi)) rc = CPK_ENOMEM;
   if (!rc && out_alloc(&o2, s->nv, s->ng)) {
     out_free(&o2);
@@ -434,6 +515,9 @@ static int implicit_sweep(cpk_world *w, step_ws *s, double *change, cpk_error *e
   o2.iterations = s->o.iterations;
   o2.fallbacks = s->o.fallbacks;
   o2.physics_failures = s->o.physics_failures;
+  o2.compile_s = s->o.compile_s;
+  o2.compiles = s->o.compiles;
+  o2.solver_s = s->o.solver_s;
   memcpy(o2.physics_message, s->o.physics_message, sizeof o2.physics_message);
   if (s->ng == 0) {
     free_velocity(w, s->dof, o2.vplus);
@@ -475,6 +559,7 @@ static int commit(cpk_world *w, step_ws *s, cpk_error *err)
     k->mode = s->o.modes[c];
   }
   w->ncontacts = w->nmemory = n;
+  sim_memory_reindex(w);
   memcpy(w->bodies, s->pose, w->nbodies * sizeof *w->bodies);
   w->time += w->settings.h;
   return CPK_OK;
@@ -498,6 +583,10 @@ static int run_step(cpk_world *w, step_ws *s, cpk_sim_step_info *info, cpk_error
   info->iterations = s->o.iterations;
   info->fallbacks = s->o.fallbacks;
   info->physics_failures = s->o.physics_failures;
+  info->detect_time_s = s->detect_s;
+  info->compile_time_s = s->o.compile_s;
+  info->solver_time_s = s->o.solver_s;
+  info->compiles = s->o.compiles;
   memcpy(info->physics_message, s->o.physics_message, sizeof info->physics_message);
   if (!rc) rc = commit(w, s, err);
   return rc;
@@ -551,6 +640,28 @@ int cpk_world_contact_system(cpk_world *w, cpk_contact_system **out, cpk_error *
   if (!rc) rc = sim_assemble(w, NULL, g, ng, NULL, out, err);
   midstep_end(w, saved);
   free(g);
+  return rc;
+}
+
+int cpk_world_find_contacts(cpk_world *w, cpk_sim_contact **contacts, size_t *n, cpk_error *err)
+{
+  sim_geom *g = NULL;
+  size_t ng = 0, cap = 0;
+  *contacts = NULL;
+  *n = 0;
+  int rc = collide_at(w, NULL, &g, &ng, &cap, err);
+  cpk_sim_contact *c = rc || !ng ? NULL : cpk_calloc_array(ng, sizeof *c);
+  if (!rc && ng && !c) rc = cpk_error_set(err, CPK_ENOMEM, "out of memory");
+  for (size_t k = 0; c && k < ng; k++) {
+    memcpy(c[k].body, g[k].body, sizeof c[k].body);
+    c[k].feature = g[k].feature;
+    memcpy(c[k].point, g[k].point, sizeof c[k].point);
+    memcpy(c[k].normal, g[k].normal, sizeof c[k].normal);
+    c[k].gap = g[k].gap;
+  }
+  free(g);
+  *contacts = c;
+  *n = rc ? 0 : ng;
   return rc;
 }
 

@@ -220,6 +220,7 @@ static int accept(cpk_world *w, cpk_implicit_system *sys, const cpk_implicit_map
   }
   if (rc) return rc;
   w->ncontacts = w->nmemory = np;
+  sim_memory_reindex(w);
   remember(w, z, cpk_implicit_map_n(map), pairs, np);
   w->time += w->settings.h;
   for (size_t b = 0; b < w->nbodies; b++) {

@@ -35,6 +35,7 @@ void cpk_sim_settings_default(cpk_sim_settings *s)
   s->margin = 1e-3;
   s->warm_start = 1;
   s->implicit_tol = 1e-10;
+  s->reuse = 1;
 }
 
 static int check_settings(const cpk_sim_settings *s, cpk_error *err)
@@ -87,6 +88,9 @@ void cpk_world_free(cpk_world *w)
   free(w->memory);
   free(w->iz);
   free(w->ikeys);
+  sim_cache_drop(&w->cache);
+  free(w->mem_slots);
+  free(w->cache.key);
   free(w);
 }
 
@@ -286,6 +290,7 @@ double cpk_world_energy(const cpk_world *w)
 
 int sim_reserve_contacts(cpk_world *w, size_t n)
 {
+  w->mem_indexed = (size_t)-1; /* the memory is about to be written: index it again after */
   if (n + 1 <= w->cap_contacts && n + 1 <= w->cap_memory) return CPK_OK;
   cpk_sim_contact *c = cpk_alloc_array(n + 1, sizeof *c);
   sim_memory *m = cpk_alloc_array(n + 1, sizeof *m);

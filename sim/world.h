@@ -2,6 +2,7 @@
 #ifndef CPK_SIM_WORLD_H
 #define CPK_SIM_WORLD_H
 #include <cpkit/sim.h>
+#include <cpkit/solver.h>
 
 /* A material set for a body pair (i <= j). */
 typedef struct sim_material {
@@ -28,6 +29,21 @@ typedef struct sim_memory {
   double delta[3];
 } sim_memory;
 
+/* What the stepper keeps across steps (step_cache.c): the problem and map compiled for the
+ * last contact set, with the solver bound to that problem and its result. A step whose
+ * contacts are the same ones (bodies and feature, in order) updates them in place
+ * (cpk_compile_update) instead of compiling anew. */
+typedef struct sim_cache {
+  size_t n, cap;
+  size_t (*key)[3]; /* body[0], body[1], feature of each contact */
+  cpk_problem *prob;
+  cpk_varmap *map;
+  cpk_solver *solver;           /* bound to prob, or NULL */
+  unsigned long solver_bounds;  /* prob->rev.bounds when the solver was bound */
+  cpk_result *res;
+  long compiles, updates;       /* full compiles and in-place updates so far */
+} sim_cache;
+
 struct cpk_world {
   cpk_sim_settings settings;
   double time;
@@ -43,6 +59,9 @@ struct cpk_world {
   cpk_sim_contact *contacts;
   size_t nmemory, cap_memory;
   sim_memory *memory;
+  sim_cache cache;
+  /* hash index of memory (memory_index.c): valid when mem_indexed == nmemory */
+  size_t *mem_slots, mem_slots_cap, mem_mask, mem_indexed;
   /* kelvin-voigt-implicit: the last solution and its pairs, the next start point */
   double *iz;
   size_t niz, nikeys;
@@ -57,6 +76,15 @@ int sim_grow(void **arr, size_t *cap, size_t need, size_t size);
  * CPK_ENOCONV naming the time, the solver, n and `what` unless solved. */
 int sim_solve(cpk_world *w, const cpk_problem *p, const double *z0, const char *solver, size_t n,
               const char *what, cpk_result *r, long *iterations, int *fallbacks, cpk_error *err);
+/* The cache (step_cache.c): 1 when it holds a problem compiled for contacts g[0..ng-1];
+ * remember g as the keys of a new compile (CPK_ENOMEM); forget everything; free it. */
+int sim_cache_matches(const sim_cache *k, const sim_geom *g, size_t ng);
+int sim_cache_keep(sim_cache *k, const sim_geom *g, size_t ng);
+void sim_cache_drop(sim_cache *k);
+/* The cache's solver of type T, bound to its problem with settings s and start z0:
+ * the one kept from the last step when it may be re-solved, else bound anew. */
+int sim_cache_solver(sim_cache *k, const cpk_solver_type *T, const cpk_settings *s,
+                     const double *z0, cpk_solver **out, cpk_error *err);
 /* Room for n contacts of a step and their memory; on failure the world keeps
  * its arrays (and what they hold) unchanged. */
 int sim_reserve_contacts(cpk_world *w, size_t n);
@@ -73,9 +101,19 @@ int sim_state_finite(const cpk_body *bodies, size_t nb);
  * method, which finishes the thrown rod's touch-down where fbnewton reaches its limit. */
 #define SIM_MCP_FALLBACK "ipm"
 
+/* A pair of bodies, i < j. */
+typedef struct sim_pair {
+  size_t i, j;
+} sim_pair;
+/* The body pairs of the world that may be within the margin at the current poses
+ * (broad_phase.c), sorted, each once; *pairs is reallocated by the callee. */
+int sim_broad_phase(const cpk_world *w, sim_pair **pairs, size_t *np, size_t *cap);
+
 /* Find the contacts of the world at its current poses (gap <= margin).
  * *geoms is reallocated by the callee; *n receives the count. */
 int sim_collide(const cpk_world *w, sim_geom **geoms, size_t *n, size_t *cap, cpk_error *err);
+/* Index the contacts' memory after it was written (a failure leaves it unindexed). */
+void sim_memory_reindex(cpk_world *w);
 /* Pose and velocity of driven body b at time t (from its initial pose). */
 void sim_motion_eval(const cpk_body *b, const double x0[3], const double q0[4], double t,
                      double x[3], double q[4], double v[3], double om[3]);

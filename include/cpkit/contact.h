@@ -323,6 +323,26 @@ CPK_API int cpk_compile(const cpk_contact_system *s, const char *model,
                         cpk_error *err);
 
 /**
+ * Compile `s` again into the problem and map of an earlier cpk_compile (same model and
+ * options), when s has the structure of the system they came from: the same contacts
+ * with the same unknowns, and the same pattern of M (the Jacobian for a nonlinear
+ * problem, W for the cone form). The new values (M or W, q, bounds, mu) are written
+ * with the cpk_problem_update_* functions, so a solver bound to the problem sees them
+ * through its change counters, and the map then describes s; the pattern is neither
+ * recorded nor sorted again, which is what makes a time-stepper's step cheap. The
+ * values are those cpk_compile would give; an LCP/affine M or a cone W whose new
+ * non-zeros fall within the old pattern keeps it, with zeros stored where the new
+ * values have none (a nonlinear Jacobian must have exactly the old pattern). The
+ * reduced and cone forms' patterns depend on which contacts share a body; the mixed
+ * forms' also on exact zeros of the wrenches, so a pose can change them.
+ * CPK_EUNSUP when the structure differs:
+ * problem and map are then unchanged (compile anew); other errors as cpk_compile,
+ * after which the problem and map may hold a mix of old and new values (free them).
+ */
+CPK_API int cpk_compile_update(const cpk_contact_system *s, cpk_problem *problem,
+                               cpk_varmap *map, cpk_error *err);
+
+/**
  * The form to compile `model` in for the solver called `solver`: CPK_FORM_CONE when
  * `form` is CPK_FORM_AUTO, the model has a cone form (point-coulomb,
  * elliptic-torsional) and the solver takes friction-cone problems but not nonlinear

@@ -130,6 +130,10 @@ typedef struct cpk_sim_settings {
                                     after the fallback solver had its turn, fails the step with
                                     CPK_ENOCONV; 1: take the step and count it
                                     (cpk_sim_step_info.physics_failures) */
+  int reuse;                   /**< 1 (default): while the contacts are the same ones (bodies
+                                    and features), update the last step's compiled problem in
+                                    place (cpk_compile_update) and keep the solver bound to it;
+                                    0: compile and bind anew every step (same results) */
 } cpk_sim_settings;
 
 /** Defaults as documented on each field. */
@@ -197,7 +201,13 @@ typedef struct cpk_sim_step_info {
   int fallbacks;            /**< solves of the step that only the fallback solver finished */
   int sweeps;               /**< solves done (1 when explicit, 1 + implicit sweeps otherwise) */
   int implicit_converged;   /**< 1 when the sweeps met implicit_tol (always 1 when explicit) */
-  double solve_time_s;      /**< wall time spent compiling and solving */
+  double solve_time_s;      /**< wall time of the whole step */
+  double detect_time_s;     /**< part of it finding contacts (all sweeps) */
+  double compile_time_s;    /**< part assembling and compiling the contact problems (or
+                                 updating the last step's in place: same contacts) */
+  double solver_time_s;     /**< part in the solvers (fallbacks included) */
+  int compiles;             /**< problems compiled anew in the step (the others were the last
+                                 step's, updated in place: see cpk_sim_settings.reuse) */
   int physics_failures;     /**< solves of the step taken although their answer fails the
                                  physical check (cpk_varmap_check, relative tolerance
                                  max(1e-3, 100 tol)): counted and reported, not hidden */
@@ -221,6 +231,14 @@ CPK_API double cpk_world_energy(const cpk_world *w);
  * cpk_contact_system_free.
  */
 CPK_API int cpk_world_contact_system(cpk_world *w, cpk_contact_system **out, cpk_error *err);
+
+/**
+ * The contacts the world finds now (explicit geometry, the start of the next step), in
+ * the order a step uses them: bodies, feature, point, normal and gap (impulses zero).
+ * *contacts is allocated (free() it; NULL when there is none), *n their number.
+ */
+CPK_API int cpk_world_find_contacts(cpk_world *w, cpk_sim_contact **contacts, size_t *n,
+                                    cpk_error *err);
 
 /**
  * The problem the next step will solve first (explicit geometry), its
@@ -272,9 +290,10 @@ typedef struct cpk_scene_check {
 typedef struct cpk_scene cpk_scene;
 
 /**
- * Most bodies a scene file may hold. Contact detection tests every pair of bodies, so a
- * step costs O(bodies^2) before any solve (10^5 bodies took over a minute per step); a
- * larger world can still be built body by body through cpk_world_add_body.
+ * Most bodies a scene file may hold (a limit on what a file can ask for; contact
+ * detection is a broad phase, so a step's cost grows with the contacts rather than
+ * with the square of the bodies); a larger world can still be built body by body
+ * through cpk_world_add_body.
  */
 #define CPK_SCENE_MAX_BODIES 10000
 

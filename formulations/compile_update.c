@@ -1,0 +1,184 @@
+/* compile_update.c: compiling a system again into the problem and map of an earlier compile when its structure is unchanged: values written in place, the Jacobian pattern kept (the time-stepper's path). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cpkit/util.h>
+#include "compiled.h"
+
+/*
+ * A time-stepper compiles the same contacts step after step with new values
+ * (normals, lever arms, inertia, gaps). The costly part of a compile is
+ * recording and sorting the Jacobian pattern and building a new problem;
+ * here the new system is laid out in a fresh map (cheap: linear in the
+ * unknowns), checked to have the old one's unknowns and pattern, and its
+ * values are written into the old problem through cpk_problem_update_*
+ * (so a bound solver sees the change counters move). The old map then takes
+ * the new map's contents, so a nonlinear problem's params stay valid.
+ * An affine M or a cone W' whose new entries are a subset of the old pattern
+ * keeps it, with zeros stored where the new values have none (entries that
+ * are exactly zero at one pose and not at the next would otherwise force a
+ * compile every step); a nonlinear Jacobian must emit exactly the recorded
+ * entries, since its callback writes them in that order.
+ */
+
+#define MISMATCH CPK_EUNSUP
+
+static int same_unknowns(const cpk_varmap *A, const cpk_varmap *B)
+{
+  if (A->model != B->model || A->mixed != B->mixed || A->affine != B->affine ||
+      A->cone != B->cone || A->cone_dim != B->cone_dim || A->n != B->n || A->nv != B->nv ||
+      A->nc != B->nc || A->nvars != B->nvars || A->sysform != B->sysform ||
+      (A->h > 0) != (B->h > 0))
+    return 0;
+  for (size_t c = 0; c < A->nc; c++)
+    if (A->cc[c].first != B->cc[c].first || A->cc[c].m != B->cc[c].m) return 0;
+  for (size_t k = 0; k < A->nvars; k++)
+    if (A->vars[k].role != B->vars[k].role || A->vars[k].index != B->vars[k].index ||
+        A->gidx[k] != B->gidx[k])
+      return 0;
+  return 1;
+}
+
+static int same_csc_pattern(const cpk_csc *A, const cpk_csc *B)
+{
+  if (A->m != B->m || A->n != B->n || A->p[A->n] != B->p[B->n]) return 0;
+  return memcmp(A->p, B->p, ((size_t)A->n + 1) * sizeof *A->p) == 0 &&
+         memcmp(A->i, B->i, (size_t)A->p[A->n] * sizeof *A->i) == 0;
+}
+
+/* The values of `fresh` on the pattern of `old` into x (zero where fresh has no entry):
+ * 0 when fresh has an entry outside old's pattern. Rows are sorted in both. */
+static int scatter_subset(const cpk_csc *old, const cpk_csc *fresh, double *x)
+{
+  if (old->m != fresh->m || old->n != fresh->n) return 0;
+  for (cpk_int j = 0; j < fresh->n; j++) {
+    cpk_int k = old->p[j];
+    for (cpk_int f = fresh->p[j]; f < fresh->p[j + 1]; f++) {
+      while (k < old->p[j + 1] && old->i[k] < fresh->i[f]) x[k++] = 0.0;
+      if (k == old->p[j + 1] || old->i[k] != fresh->i[f]) return 0;
+      x[k++] = fresh->x[f];
+    }
+    while (k < old->p[j + 1]) x[k++] = 0.0;
+  }
+  return 1;
+}
+
+static int same_values(const double *a, const double *b, size_t n)
+{
+  for (size_t i = 0; i < n; i++)
+    if (!(a[i] == b[i])) return 0;
+  return 1;
+}
+
+/* New bounds into p (an LCP must stay one); untouched when equal, so rev.bounds moves
+ * only on a real change. */
+static int update_bounds(cpk_problem *p, const double *lo, const double *hi)
+{
+  int lcp = 1;
+  for (size_t i = 0; i < p->n; i++) lcp &= lo[i] == 0.0 && hi[i] == INFINITY;
+  if (p->kind == CPK_KIND_LCP) return lcp ? CPK_OK : MISMATCH;
+  if (p->kind == CPK_KIND_AFFINE_MCP && lcp) return MISMATCH; /* a new compile gives an LCP */
+  if (same_values(lo, p->lower, p->n) && same_values(hi, p->upper, p->n)) return CPK_OK;
+  return cpk_problem_update_bounds(p, lo, hi) ? MISMATCH : CPK_OK;
+}
+
+/* M's values from the Jacobian x on C's pattern: CSC in place, or dense (row-major). */
+static int update_matrix(cpk_problem *p, const cpk_varmap *C, const double *x)
+{
+  const cpk_csc *P = C->pattern;
+  if (p->M->format == CPK_MATRIX_CSC) return cpk_problem_update_matrix_values(p, x);
+  double *d = cpk_calloc_array(C->n * C->n, sizeof *d); /* n^2 was allocated by the compile */
+  if (!d) return CPK_ENOMEM;
+  for (cpk_int j = 0; j < P->n; j++)
+    for (cpk_int k = P->p[j]; k < P->p[j + 1]; k++) d[(size_t)P->i[k] * C->n + (size_t)j] = x[k];
+  int rc = cpk_problem_update_matrix_values(p, d);
+  free(d);
+  return rc;
+}
+
+/* The box MCP forms: C (new layout) borrows T's pattern to check and evaluate. */
+static int update_mcp(cpk_varmap *C, cpk_varmap *T, cpk_problem *p)
+{
+  if (p->n != C->n || !T->pattern) return MISMATCH;
+  if (C->affine ? (p->kind != CPK_KIND_LCP && p->kind != CPK_KIND_AFFINE_MCP) ||
+                      (p->M->format == CPK_MATRIX_CSC && !same_csc_pattern(p->M->csc, T->pattern))
+                : p->kind != CPK_KIND_NONLINEAR_MCP || p->params != T)
+    return MISMATCH;
+  C->pattern = T->pattern;
+  C->pos = T->pos;
+  C->ntrip = T->ntrip;
+  double *x = cpk_alloc_array((size_t)C->pattern->p[C->pattern->n] + 1, sizeof *x);
+  double *q = cpk_alloc_array(C->n, sizeof *q), *lo = NULL, *hi = NULL;
+  int rc = x && q ? cvm_pattern_values(C, q, x) : CPK_ENOMEM;
+  if (!rc) rc = cvm_bounds(C, &lo, &hi);
+  if (!rc) rc = update_bounds(p, lo, hi);
+  if (!rc && C->affine) rc = update_matrix(p, C, x);
+  if (!rc && C->affine) rc = cpk_problem_update_q(p, q) ? CPK_EBADFUNC : CPK_OK;
+  if (rc) { /* T keeps its pattern */
+    C->pattern = NULL;
+    C->pos = NULL;
+  } else {
+    T->pattern = NULL;
+    T->pos = NULL;
+  }
+  free(x);
+  free(q);
+  free(lo);
+  free(hi);
+  return rc;
+}
+
+/* W' of `fresh` into p: the same dense shape, or a CSC pattern within p's. */
+static int update_cone_matrix(cpk_problem *p, const cpk_problem *fresh)
+{
+  const cpk_matrix *A = p->M, *F = fresh->M;
+  if (A->format != F->format || A->m != F->m || A->n != F->n) return MISMATCH;
+  if (F->format == CPK_MATRIX_DENSE)
+    return cpk_problem_update_matrix_dense(p, F->dense->data, F->dense->tda, 0);
+  double *x = cpk_alloc_array(cpk_matrix_nnz(A) + 1, sizeof *x);
+  int rc = !x ? CPK_ENOMEM
+               : scatter_subset(A->csc, F->csc, x) ? cpk_problem_update_matrix_values(p, x)
+                                                   : MISMATCH;
+  free(x);
+  return rc;
+}
+
+/* The cone form: a new W' and q' (built as a compile does), copied into p when the
+ * shapes agree. */
+static int update_cone(cpk_varmap *C, cpk_problem *p)
+{
+  cpk_problem *fresh = NULL;
+  int rc = cvm_cone_emit(C, &C->options, &fresh);
+  if (!rc && (p->kind != CPK_KIND_FRICTION_CONE || p->n != fresh->n || p->nc != fresh->nc ||
+              p->cone_dim != fresh->cone_dim))
+    rc = MISMATCH;
+  if (!rc) rc = update_cone_matrix(p, fresh);
+  if (!rc) rc = cpk_problem_update_q(p, fresh->q);
+  if (!rc && !same_values(p->mu, fresh->mu, p->nc)) rc = cpk_problem_update_mu(p, fresh->mu);
+  cpk_problem_free(fresh);
+  return rc == CPK_EINVAL ? CPK_EBADFUNC : rc;
+}
+
+int cpk_compile_update(const cpk_contact_system *s, cpk_problem *problem, cpk_varmap *map,
+                       cpk_error *err)
+{
+  if (!s || !problem || !map) return cpk_error_set(err, CPK_EINVAL, "no system, problem or map");
+  int rc = cpk_contact_system_validate(s, err);
+  if (rc) return rc;
+  cpk_varmap *C = cvm_varmap_new(map->model, &map->options, map->setup, map->rows);
+  if (!C) return cpk_error_set(err, CPK_ENOMEM, "out of memory");
+  rc = cvm_compile_layout(C, s, err);
+  if (!rc && !same_unknowns(C, map)) rc = MISMATCH;
+  if (!rc) rc = C->cone ? update_cone(C, problem) : update_mcp(C, map, problem);
+  if (!rc) {
+    cpk_varmap tmp = *map; /* the map keeps its address (a nonlinear problem's params) */
+    *map = *C;
+    *C = tmp;
+    if (!map->cone && !map->affine) cpk_problem_touch_params(problem);
+  }
+  cpk_varmap_free(C);
+  if (rc == MISMATCH)
+    return cpk_error_set(err, rc, "the system's structure differs from the compiled one");
+  if (rc && err && !err->message[0]) cpk_error_set(err, rc, "updating: %s", cpk_strerror(rc));
+  return rc;
+}

@@ -1,0 +1,132 @@
+/* mass_factor.c: the factorization of a body-form mass matrix M kept by a compiled map: dense LU (LAPACK) per diagonal block when M is block diagonal with small blocks (rigid bodies), else one sparse LU (UMFPACK). */
+#include <stdlib.h>
+#include <string.h>
+#include <cpkit/util.h>
+#include "compiled.h"
+
+/*
+ * A rigid-body world's M is block diagonal (m I and the world inertia per
+ * body): solving with M then touches only the blocks of the right-hand
+ * side's rows, which is what keeps J^T M^-1 J linear in the number of
+ * contacts (a full solve per contact made it O(contacts x velocities)).
+ */
+
+/* LAPACK's LU (Fortran symbols, LP64, gfortran's hidden length last: the declarations
+ * of the lapack linsys backend, which is solvers'; GSL's LU allocates a pivot vector
+ * it does not check, so it cannot be used where memory may run out). */
+void dgetrf_(const int *m, const int *n, double *a, const int *lda, int *ipiv, int *info);
+void dgetrs_(const char *trans, const int *n, const int *nrhs, const double *a, const int *lda,
+             const int *ipiv, double *b, const int *ldb, int *info, size_t trans_len);
+
+/* Largest diagonal block factored densely; larger coupled groups go to UMFPACK. */
+#define MASS_BLOCK_MAX 64
+
+/* Contiguous diagonal blocks of M: start[b] .. start[b + 1] - 1. 0 when an entry
+ * couples two such ranges, or a block is larger than MASS_BLOCK_MAX. */
+static int find_blocks(const cpk_csc *M, cvm_mass *F)
+{
+  size_t n = (size_t)M->n, first = 0, hi = 0;
+  F->nb = 0;
+  for (size_t j = 0; j < n; j++) {
+    if (j == first) hi = j;
+    for (cpk_int k = M->p[j]; k < M->p[j + 1]; k++) {
+      size_t i = (size_t)M->i[k];
+      if (i < first) return 0;
+      if (i > hi) hi = i;
+    }
+    if (hi - first + 1 > MASS_BLOCK_MAX) return 0;
+    if (hi == j) {
+      F->start[F->nb++] = first;
+      first = j + 1;
+    }
+  }
+  F->start[F->nb] = n;
+  return 1;
+}
+
+/* LU factors of each block (LAPACK, partial pivoting: a diagonal block divides exactly,
+ * as UMFPACK did); CPK_ESINGULAR for a zero pivot. A block is stored row-major, so
+ * LAPACK sees its transpose and solves with 'T'. */
+static int factor_blocks(const cpk_csc *M, cvm_mass *F)
+{
+  size_t total = 0;
+  for (size_t b = 0; b < F->nb; b++) {
+    size_t len = F->start[b + 1] - F->start[b];
+    F->off[b] = total;
+    total += len * len;
+    for (size_t r = F->start[b]; r < F->start[b + 1]; r++) F->block[r] = b;
+  }
+  F->L = cpk_calloc_array(total + 1, sizeof *F->L);
+  F->perm = cpk_alloc_array(F->n + 1, sizeof *F->perm);
+  if (!F->L || !F->perm) return CPK_ENOMEM;
+  for (cpk_int j = 0; j < M->n; j++) {
+    size_t b = F->block[j], s = F->start[b], len = F->start[b + 1] - s;
+    for (cpk_int k = M->p[j]; k < M->p[j + 1]; k++)
+      F->L[F->off[b] + ((size_t)M->i[k] - s) * len + ((size_t)j - s)] += M->x[k];
+  }
+  for (size_t b = 0; b < F->nb; b++) {
+    int len = (int)(F->start[b + 1] - F->start[b]), info = 0;
+    dgetrf_(&len, &len, F->L + F->off[b], &len, F->perm + F->start[b], &info);
+    if (info != 0) return CPK_ESINGULAR;
+  }
+  return CPK_OK;
+}
+
+static int factor_sparse(const cpk_csc *M, cvm_mass *F)
+{
+  F->nb = 0;
+  int rc = cpk_linsys_alloc(cpk_linsys_umfpack, (size_t)M->n, &F->ls);
+  return rc ? rc : cpk_linsys_factor(F->ls, M);
+}
+
+int cvm_mass_factor(const cpk_csc *M, cvm_mass **out)
+{
+  size_t n = (size_t)M->n;
+  cvm_mass *F = calloc(1, sizeof *F);
+  *out = NULL;
+  if (!F) return CPK_ENOMEM;
+  F->n = n;
+  F->start = cpk_alloc_array(n + 2, sizeof *F->start);
+  F->off = cpk_alloc_array(n + 1, sizeof *F->off);
+  F->block = cpk_alloc_array(n + 1, sizeof *F->block);
+  int rc = F->start && F->off && F->block ? CPK_OK : CPK_ENOMEM;
+  if (!rc) rc = find_blocks(M, F) ? factor_blocks(M, F) : factor_sparse(M, F);
+  if (rc == CPK_ESINGULAR && !F->ls) { /* UMFPACK says so, with its own message path */
+    free(F->L);
+    F->L = NULL;
+    rc = factor_sparse(M, F);
+  }
+  if (rc) {
+    cvm_mass_free(F);
+    return rc;
+  }
+  *out = F;
+  return CPK_OK;
+}
+
+void cvm_mass_free(cvm_mass *F)
+{
+  if (!F) return;
+  free(F->start);
+  free(F->off);
+  free(F->block);
+  free(F->L);
+  free(F->perm);
+  cpk_linsys_free(F->ls);
+  free(F);
+}
+
+void cvm_mass_solve_block(const cvm_mass *F, size_t b, double *x)
+{
+  int len = (int)(F->start[b + 1] - F->start[b]), one = 1, info = 0;
+  dgetrs_("T", &len, &one, F->L + F->off[b], &len, F->perm + F->start[b], x + F->start[b], &len,
+          &info, 1);
+}
+
+int cvm_mass_apply(const cvm_mass *F, double *x)
+{
+  if (!F) return CPK_ESINGULAR; /* M could not be factored */
+  if (F->ls) return cpk_linsys_solve(F->ls, x, 0);
+  for (size_t b = 0; b < F->nb; b++) cvm_mass_solve_block(F, b, x);
+  return CPK_OK;
+}
