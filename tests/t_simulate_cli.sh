@@ -66,13 +66,14 @@ sed 's/"mu": 0.2, "e_r": 0.4/"mu": 0.2/' "$tmp/spin.scene.json" >"$tmp/rigid.sce
 run simulate "$tmp/rigid.scene.json" --model kelvin-voigt-implicit
 check "kelvin-voigt-implicit: a rigid material is refused (exit 1, says why)" \
   sh -c "test $st -eq 1 && grep -q 'compliant material' '$tmp/err'"
-# a fallback solver: bdnewton stalls on the tripod's NCP where a foot's slip reverses (its
-# Jacobian is singular at sticking; fbnewton did too until its merit was made unit-free);
-# with ipm as the fallback the run completes and says so
+# a fallback solver: fbnewton stops on the thrown rod's NCP at its touch-down (t = 0.486,
+# max_iterations); with ipm as the fallback the run completes and says so. (This used the
+# tripod with bdnewton until bdnewton completed it alone.)
 tripod=$srcdir/../examples/seed004-tripod.scene.json
-run simulate "$tripod" --model point-coulomb --solver bdnewton -q
-check "tripod NCP with bdnewton alone: the run stops (exit 1)" status_is 1
-run simulate "$tripod" --model point-coulomb --solver bdnewton --fallback ipm --strict -q
+rod=$srcdir/../examples/issue14-rod-thrown.scene.json
+run simulate "$rod" --model point-coulomb --solver fbnewton -q
+check "thrown rod NCP with fbnewton alone: the run stops (exit 1)" status_is 1
+run simulate "$rod" --model point-coulomb --solver fbnewton --fallback ipm --strict -q
 check "... with --fallback ipm: completes, checks pass" status_is 0
 check "... and reports the fallback solves" has "solves finished by the fallback solver ipm" "$tmp/out"
 run simulate "$tripod" --fallback nosuch
