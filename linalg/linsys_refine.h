@@ -1,6 +1,6 @@
-/* linsys_refine.h: internal to solvers/: a solve through diagonally scaled factors with one step of iterative refinement (ipm and fcipm). */
-#ifndef CPK_SOLVERS_LINSYS_REFINE_H
-#define CPK_SOLVERS_LINSYS_REFINE_H
+/* linsys_refine.h: internal to linalg/, used by solvers/ (ipm and fcipm): a solve through diagonally scaled factors with one step of iterative refinement. */
+#ifndef CPK_LINALG_LINSYS_REFINE_H
+#define CPK_LINALG_LINSYS_REFINE_H
 #include <stddef.h>
 #include <cpkit/linsys.h>
 

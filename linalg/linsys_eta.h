@@ -1,6 +1,6 @@
 /* linsys_eta.h: the product-form (eta file) column update shared by the LU-based linsys backends. */
-#ifndef CPK_SOLVERS_LINSYS_ETA_H
-#define CPK_SOLVERS_LINSYS_ETA_H
+#ifndef CPK_LINALG_LINSYS_ETA_H
+#define CPK_LINALG_LINSYS_ETA_H
 #include <stddef.h>
 #include <cpkit/linsys.h>
 

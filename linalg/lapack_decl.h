@@ -1,6 +1,6 @@
 /* lapack_decl.h: the Fortran LAPACK routines the "lapack" linsys backend calls (LP64, gfortran ABI). */
-#ifndef CPK_SOLVERS_LAPACK_DECL_H
-#define CPK_SOLVERS_LAPACK_DECL_H
+#ifndef CPK_LINALG_LAPACK_DECL_H
+#define CPK_LINALG_LAPACK_DECL_H
 #include <stddef.h>
 
 /*
