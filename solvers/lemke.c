@@ -1002,11 +1002,25 @@ static int crash_restart(lemke_state *S, const cpk_problem *p, const cpk_setting
  * least-index principal pivoting (lemke_murty.c; a forward substitution on a
  * triangular M); its answer replaces the run's only if its residual holds.
  */
+/*
+ * Murty's method is finite on P-matrices only, and a P-matrix has a positive
+ * diagonal: without one (a friction-index encoding's multiplier rows, a game)
+ * it can cycle through its whole move budget, each move a fresh factorization
+ * (measured on Bullet's 6-box stack: 485 moves, 90-160 ms per failed call).
+ */
+static int diagonal_positive(const cpk_problem *p)
+{
+  for (size_t i = 0; i < p->n; i++)
+    if (!(cpk_matrix_get(p->M, i, i) > 0.0)) return 0;
+  return 1;
+}
+
 static int murty_fallback(lemke_state *S, const cpk_problem *p, const cpk_settings *s,
                           cpk_result *r, int rc)
 {
   if (rc != RUN_DONE || S->monitor_stop || S->n > LEMKE_MURTY_MAX_N ||
-      (r->status != CPK_STATUS_STALLED && r->status != CPK_STATUS_RAY_TERMINATION))
+      (r->status != CPK_STATUS_STALLED && r->status != CPK_STATUS_RAY_TERMINATION) ||
+      !diagonal_positive(p))
     return rc;
   int *state = cpk_alloc_array(S->n, sizeof *state), solved = 0;
   double *z = cpk_alloc_array(S->n, sizeof *z), res = INFINITY;
@@ -1040,6 +1054,7 @@ static int lemke_solve(void *vs, const cpk_problem *p, const cpk_settings *s, cp
   S->free_singular = 0;
   S->monitor_stop = 0;
   r->has_ray = 0;
+  if (lemke_basis_restore(&S->basis)) S->resolve.factors_kept = 0; /* those were UMFPACK's */
   /* Measured once here, where running out of memory is an error, not a NaN scale. */
   int rc = lemke_resolve_mnorm(&S->resolve, p, &S->mnorm);
   if (rc) return rc;
