@@ -9,6 +9,7 @@
 #include "lemke_basis.h"
 #include "lemke_crash.h"
 #include "lemke_murty.h"
+#include "lemke_repair.h"
 #include "lemke_resolve.h"
 
 /*
@@ -43,6 +44,9 @@ typedef struct lemke_state {
   size_t *cand;     /* tied positions in a ratio test */
   double *cdiv;     /* their lexicographic divisors */
   int *zstate;      /* cpk_var_state of each z_i */
+  double *repair_work; /* n * n, for a singular warm basis (lemke_repair.c); NULL above LEMKE_REPAIR_MAX_N */
+  size_t *repair_idx;
+  long repairs;     /* warm bases repaired in this solve */
   long pivots, flips, ties, full_lex, ray_rechecks, restarts;
   size_t ray_entering; /* the variable that entered when the last run ended on a ray */
   int free_singular;   /* the last cold start failed: the free variables' block is singular */
@@ -89,6 +93,8 @@ static void lemke_free(void *vs)
   free(S->zstate);
   free(S->cand);
   free(S->cdiv);
+  free(S->repair_work);
+  free(S->repair_idx);
   lemke_resolve_free(&S->resolve);
   free(S);
 }
@@ -115,6 +121,11 @@ static int lemke_alloc(void **out, const cpk_problem *p, const cpk_settings *s, 
   if (!(S->zstate = cpk_calloc_array(n, sizeof *S->zstate))) rc = CPK_ENOMEM;
   if (!(S->cand = cpk_calloc_array(n, sizeof *S->cand))) rc = CPK_ENOMEM;
   if (!rc) rc = lemke_resolve_alloc(&S->resolve, n);
+  if (!rc && n > 0 && n <= LEMKE_REPAIR_MAX_N) {
+    S->repair_work = cpk_alloc_array(n * n, sizeof *S->repair_work);
+    S->repair_idx = cpk_alloc_array(n, sizeof *S->repair_idx);
+    if (!S->repair_work || !S->repair_idx) rc = CPK_ENOMEM;
+  }
   if (!rc) {
     const cpk_linsys_type *T = choose_linsys(p, s);
     long interval = s->lemke.refactor_interval;
@@ -213,19 +224,44 @@ static int state_from_point(const cpk_problem *p, size_t i, double z)
   return CPK_VAR_BASIC;
 }
 
-/* Cold start: every bounded z at a bound, free z basic. Warm: the given basis or point. */
-static void set_initial_basis(lemke_state *S, const cpk_problem *p, const cpk_settings *s, int warm)
+/* Position i holds z_i when it is basic, else its slack s_i. */
+static void place_basis(lemke_state *S)
 {
   lemke_basis *b = &S->basis;
   for (size_t v = 0; v < 2 * S->n + 1; v++) b->pos[v] = -1;
+  for (size_t i = 0; i < S->n; i++) {
+    b->head[i] = S->n + 1; /* nothing yet */
+    lemke_basis_set(b, i, S->zstate[i] == CPK_VAR_BASIC ? LEMKE_VAR_Z(b, i) : LEMKE_VAR_S(b, i));
+  }
+}
+
+/* Cold start: every bounded z at a bound, free z basic. Warm: the given basis or point. */
+static void set_initial_basis(lemke_state *S, const cpk_problem *p, const cpk_settings *s, int warm)
+{
   for (size_t i = 0; i < S->n; i++) {
     int want = CPK_VAR_AT_LOWER;
     if (warm && s->basis0) want = s->basis0[i];
     else if (warm && s->z0) want = state_from_point(p, i, s->z0[i]);
     S->zstate[i] = coerce_state(p, i, want);
-    b->head[i] = S->n + 1; /* nothing yet */
-    lemke_basis_set(b, i, S->zstate[i] == CPK_VAR_BASIC ? LEMKE_VAR_Z(b, i) : LEMKE_VAR_S(b, i));
   }
+  place_basis(S);
+}
+
+/*
+ * A warm basis that has become singular (a physics engine's last basis after
+ * its contacts moved: redundant contacts make M_BB rank-deficient) is
+ * repaired instead of dropped: its dependent basic variables go to a bound
+ * (lemke_repair.c), and the warm path starts from the rest.
+ */
+static int repair_warm_basis(lemke_state *S, const cpk_problem *p)
+{
+  size_t dropped;
+  if (!S->repair_work) return CPK_ESINGULAR;
+  int rc = lemke_repair_basis(p, S->zstate, S->repair_work, S->repair_idx, &dropped);
+  if (rc || dropped == 0) return CPK_ESINGULAR;
+  S->repairs++;
+  place_basis(S);
+  return lemke_basis_factor(&S->basis);
 }
 
 /* ---- covering vector and the artificial column -------------------------- */
@@ -683,6 +719,7 @@ static void fill_stats(const lemke_state *S, cpk_result *r)
   cpk_result_set_stat(r, "ray_rechecks", (double)S->ray_rechecks);
   cpk_result_set_stat(r, "sparse_fallbacks", (double)S->basis.fallbacks);
   cpk_result_set_stat(r, "ray_restarts", (double)S->restarts);
+  if (S->repairs) cpk_result_set_stat(r, "warm_repairs", (double)S->repairs);
   cpk_result_set_stat(r, "factorizations", (double)ls.factorizations);
   cpk_result_set_stat(r, "updates", (double)ls.updates);
   cpk_result_set_stat(r, "linsys_solves", (double)ls.solves);
@@ -741,6 +778,7 @@ static int start(lemke_state *S, const cpk_problem *p, const cpk_settings *s, in
   set_initial_basis(S, p, s, warm);
   fill_perturbation(S);
   int rc = lemke_resolve_factors_kept(&S->resolve, p, S->zstate) ? CPK_OK : lemke_basis_factor(&S->basis);
+  if (rc == CPK_ESINGULAR && warm) rc = repair_warm_basis(S, p);
   if (!rc) rc = compute_xb(S, p);
   if (rc == CPK_ESINGULAR) {
     if (warm) return RUN_RETRY_COLD;
@@ -1050,7 +1088,7 @@ static int lemke_solve(void *vs, const cpk_problem *p, const cpk_settings *s, cp
   cpk_settings from_last;
   s = lemke_resolve_settings(&S->resolve, s, &from_last);
   int warm = s->basis0 != NULL || s->z0 != NULL;
-  S->pivots = S->flips = S->ties = S->full_lex = S->ray_rechecks = S->restarts = 0;
+  S->pivots = S->flips = S->ties = S->full_lex = S->ray_rechecks = S->restarts = S->repairs = 0;
   S->free_singular = 0;
   S->monitor_stop = 0;
   r->has_ray = 0;
