@@ -71,8 +71,9 @@ static void append_column(lemke_basis *b, size_t v, cpk_int *k)
       B->x[(*k)++] = -M->csc->x[e];
     }
   } else if (v < n) {
+    const double *mv = M->dense->data + v; /* column v: stride tda (no per-entry range check) */
     for (size_t i = 0; i < n; i++) {
-      double a = gsl_matrix_get(M->dense, i, v);
+      double a = mv[i * M->dense->tda];
       if (a != 0.0) {
         B->i[*k] = (cpk_int)i;
         B->x[(*k)++] = -a;
