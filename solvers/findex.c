@@ -41,6 +41,8 @@ typedef struct findex_state {
   cpk_settings set; /* the inner solver's settings, arrays mapped to the encoding */
   double *z0, *cover, *wbuf;
   int *basis0;
+  int *mapped;       /* n: the basis the last solve returned in p's terms (when it had one) */
+  int have_mapped;
   signed char *sign; /* n: side of z_i at the last solve (+1 / -1): which of a, b a warm basis uses */
   unsigned long seen_q, seen_bounds, seen_values;
 } findex_state;
@@ -245,8 +247,9 @@ static int build_encoding(findex_state *F, const cpk_problem *p)
   F->z0 = cpk_alloc_array(F->N, sizeof *F->z0);
   F->cover = cpk_alloc_array(F->N, sizeof *F->cover);
   F->basis0 = cpk_alloc_array(F->N, sizeof *F->basis0);
+  F->mapped = cpk_alloc_array(F->n, sizeof *F->mapped);
   F->wbuf = cpk_alloc_array(F->n, sizeof *F->wbuf);
-  if (!rc && (!F->z0 || !F->cover || !F->basis0 || !F->wbuf)) rc = CPK_ENOMEM;
+  if (!rc && (!F->z0 || !F->cover || !F->basis0 || !F->mapped || !F->wbuf)) rc = CPK_ENOMEM;
   if (!rc) refresh(F, p, 1);
   return rc;
 }
@@ -279,13 +282,27 @@ static void map_basis0(findex_state *F, const int *basis0, const double *z0)
   }
 }
 
+/*
+ * The caller hands back the basis the last solve returned (a physics engine's warm
+ * start): the encoded basis it came from is used as it was. Mapping it back cannot
+ * always restore it: with a, b and l all basic (sliding at the edge of the box, w_i = 0)
+ * the row's state in p's terms is one of three, the encoded one is a fourth.
+ */
+static int last_basis_given(const findex_state *F, const int *basis0)
+{
+  return F->have_mapped && F->r->has_basis && memcmp(basis0, F->mapped, F->n * sizeof *basis0) == 0;
+}
+
 static void map_settings(findex_state *F, const cpk_problem *p, const cpk_settings *given)
 {
   F->set = *given;
   if (!given->max_iter && F->inner->default_max_iter)
     F->set.max_iter = F->inner->default_max_iter(F->enc);
   if (given->z0) map_z0(F, p, given->z0);
-  if (given->basis0) map_basis0(F, given->basis0, given->z0);
+  if (given->basis0 && !given->z0 && last_basis_given(F, given->basis0))
+    memcpy(F->basis0, F->r->basis, F->N * sizeof *F->basis0);
+  else if (given->basis0)
+    map_basis0(F, given->basis0, given->z0);
   if (given->lemke.covering) {
     memcpy(F->cover, given->lemke.covering, F->n * sizeof *F->cover);
     for (size_t k = 0; k < F->nf; k++) {
@@ -353,6 +370,7 @@ static int map_result(findex_state *F, cpk_result *r)
   map_point(F, R->z, r->z);
   for (size_t k = 0; k < F->nf; k++) F->sign[F->row[k]] = r->z[F->row[k]] >= 0.0 ? 1 : -1;
   if ((r->has_basis = R->has_basis)) map_basis(F, R->basis, r->z, r->basis);
+  if ((F->have_mapped = r->has_basis)) memcpy(F->mapped, r->basis, F->n * sizeof *F->mapped);
   if ((r->has_ray = R->has_ray)) map_point(F, R->ray, r->ray);
   cpk_result_set_stat(r, "findex_rows", (double)F->nf);
   return map_solutions(F, r);
@@ -376,6 +394,7 @@ static void findex_free(void *vs)
   free(F->z0);
   free(F->cover);
   free(F->basis0);
+  free(F->mapped);
   free(F->wbuf);
   free(F);
 }

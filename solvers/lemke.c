@@ -9,6 +9,7 @@
 #include "lemke_basis.h"
 #include "lemke_crash.h"
 #include "lemke_murty.h"
+#include "lemke_repair.h"
 #include "lemke_resolve.h"
 
 /*
@@ -43,6 +44,9 @@ typedef struct lemke_state {
   size_t *cand;     /* tied positions in a ratio test */
   double *cdiv;     /* their lexicographic divisors */
   int *zstate;      /* cpk_var_state of each z_i */
+  double *repair_work; /* n * n, for a singular warm basis (lemke_repair.c); NULL above LEMKE_REPAIR_MAX_N */
+  size_t *repair_idx;
+  long repairs;     /* warm bases repaired in this solve */
   long pivots, flips, ties, full_lex, ray_rechecks, restarts;
   cpk_linsys_stats ls0;     /* the backend's counts when this solve began (stats are per solve) */
   const cpk_linsys *ls0_of; /* the backend they belong to (a fallback starts a new one) */
@@ -91,6 +95,8 @@ static void lemke_free(void *vs)
   free(S->zstate);
   free(S->cand);
   free(S->cdiv);
+  free(S->repair_work);
+  free(S->repair_idx);
   lemke_resolve_free(&S->resolve);
   free(S);
 }
@@ -117,6 +123,11 @@ static int lemke_alloc(void **out, const cpk_problem *p, const cpk_settings *s, 
   if (!(S->zstate = cpk_calloc_array(n, sizeof *S->zstate))) rc = CPK_ENOMEM;
   if (!(S->cand = cpk_calloc_array(n, sizeof *S->cand))) rc = CPK_ENOMEM;
   if (!rc) rc = lemke_resolve_alloc(&S->resolve, n);
+  if (!rc && n > 0 && n <= LEMKE_REPAIR_MAX_N) {
+    S->repair_work = cpk_alloc_array(n * n, sizeof *S->repair_work);
+    S->repair_idx = cpk_alloc_array(n, sizeof *S->repair_idx);
+    if (!S->repair_work || !S->repair_idx) rc = CPK_ENOMEM;
+  }
   if (!rc) {
     const cpk_linsys_type *T = choose_linsys(p, s);
     long interval = s->lemke.refactor_interval;
@@ -215,19 +226,44 @@ static int state_from_point(const cpk_problem *p, size_t i, double z)
   return CPK_VAR_BASIC;
 }
 
-/* Cold start: every bounded z at a bound, free z basic. Warm: the given basis or point. */
-static void set_initial_basis(lemke_state *S, const cpk_problem *p, const cpk_settings *s, int warm)
+/* Position i holds z_i when it is basic, else its slack s_i. */
+static void place_basis(lemke_state *S)
 {
   lemke_basis *b = &S->basis;
   for (size_t v = 0; v < 2 * S->n + 1; v++) b->pos[v] = -1;
+  for (size_t i = 0; i < S->n; i++) {
+    b->head[i] = S->n + 1; /* nothing yet */
+    lemke_basis_set(b, i, S->zstate[i] == CPK_VAR_BASIC ? LEMKE_VAR_Z(b, i) : LEMKE_VAR_S(b, i));
+  }
+}
+
+/* Cold start: every bounded z at a bound, free z basic. Warm: the given basis or point. */
+static void set_initial_basis(lemke_state *S, const cpk_problem *p, const cpk_settings *s, int warm)
+{
   for (size_t i = 0; i < S->n; i++) {
     int want = CPK_VAR_AT_LOWER;
     if (warm && s->basis0) want = s->basis0[i];
     else if (warm && s->z0) want = state_from_point(p, i, s->z0[i]);
     S->zstate[i] = coerce_state(p, i, want);
-    b->head[i] = S->n + 1; /* nothing yet */
-    lemke_basis_set(b, i, S->zstate[i] == CPK_VAR_BASIC ? LEMKE_VAR_Z(b, i) : LEMKE_VAR_S(b, i));
   }
+  place_basis(S);
+}
+
+/*
+ * A warm basis that has become singular (a physics engine's last basis after
+ * its contacts moved: redundant contacts make M_BB rank-deficient) is
+ * repaired instead of dropped: its dependent basic variables go to a bound
+ * (lemke_repair.c), and the warm path starts from the rest.
+ */
+static int repair_warm_basis(lemke_state *S, const cpk_problem *p)
+{
+  size_t dropped;
+  if (!S->repair_work) return CPK_ESINGULAR;
+  int rc = lemke_repair_basis(p, S->zstate, S->repair_work, S->repair_idx, &dropped);
+  if (rc || dropped == 0) return CPK_ESINGULAR;
+  S->repairs++;
+  place_basis(S);
+  return lemke_basis_factor(&S->basis);
 }
 
 /* ---- covering vector and the artificial column -------------------------- */
@@ -691,6 +727,7 @@ static void fill_stats(const lemke_state *S, cpk_result *r)
   cpk_result_set_stat(r, "ray_rechecks", (double)S->ray_rechecks);
   cpk_result_set_stat(r, "sparse_fallbacks", (double)S->basis.fallbacks);
   cpk_result_set_stat(r, "ray_restarts", (double)S->restarts);
+  if (S->repairs) cpk_result_set_stat(r, "warm_repairs", (double)S->repairs);
   cpk_result_set_stat(r, "factorizations", (double)ls.factorizations);
   cpk_result_set_stat(r, "updates", (double)ls.updates);
   cpk_result_set_stat(r, "linsys_solves", (double)ls.solves);
@@ -749,6 +786,7 @@ static int start(lemke_state *S, const cpk_problem *p, const cpk_settings *s, in
   set_initial_basis(S, p, s, warm);
   fill_perturbation(S);
   int rc = lemke_resolve_factors_kept(&S->resolve, p, S->zstate) ? CPK_OK : lemke_basis_factor(&S->basis);
+  if (rc == CPK_ESINGULAR && warm) rc = repair_warm_basis(S, p);
   if (!rc) rc = compute_xb(S, p);
   if (rc == CPK_ESINGULAR) {
     if (warm) return RUN_RETRY_COLD;
@@ -1010,11 +1048,25 @@ static int crash_restart(lemke_state *S, const cpk_problem *p, const cpk_setting
  * least-index principal pivoting (lemke_murty.c; a forward substitution on a
  * triangular M); its answer replaces the run's only if its residual holds.
  */
+/*
+ * Murty's method is finite on P-matrices only, and a P-matrix has a positive
+ * diagonal: without one (a friction-index encoding's multiplier rows, a game)
+ * it can cycle through its whole move budget, each move a fresh factorization
+ * (measured on Bullet's 6-box stack: 485 moves, 90-160 ms per failed call).
+ */
+static int diagonal_positive(const cpk_problem *p)
+{
+  for (size_t i = 0; i < p->n; i++)
+    if (!(cpk_matrix_get(p->M, i, i) > 0.0)) return 0;
+  return 1;
+}
+
 static int murty_fallback(lemke_state *S, const cpk_problem *p, const cpk_settings *s,
                           cpk_result *r, int rc)
 {
   if (rc != RUN_DONE || S->monitor_stop || S->n > LEMKE_MURTY_MAX_N ||
-      (r->status != CPK_STATUS_STALLED && r->status != CPK_STATUS_RAY_TERMINATION))
+      (r->status != CPK_STATUS_STALLED && r->status != CPK_STATUS_RAY_TERMINATION) ||
+      !diagonal_positive(p))
     return rc;
   int *state = cpk_alloc_array(S->n, sizeof *state), solved = 0;
   double *z = cpk_alloc_array(S->n, sizeof *z), res = INFINITY;
@@ -1044,12 +1096,13 @@ static int lemke_solve(void *vs, const cpk_problem *p, const cpk_settings *s, cp
   cpk_settings from_last;
   s = lemke_resolve_settings(&S->resolve, s, &from_last);
   int warm = s->basis0 != NULL || s->z0 != NULL;
-  S->pivots = S->flips = S->ties = S->full_lex = S->ray_rechecks = S->restarts = 0;
-  S->ls0_of = S->basis.ls;
-  if (S->ls0_of) cpk_linsys_get_stats(S->ls0_of, &S->ls0);
+  S->pivots = S->flips = S->ties = S->full_lex = S->ray_rechecks = S->restarts = S->repairs = 0;
   S->free_singular = 0;
   S->monitor_stop = 0;
   r->has_ray = 0;
+  if (lemke_basis_restore(&S->basis)) S->resolve.factors_kept = 0; /* those were UMFPACK's */
+  S->ls0_of = S->basis.ls;
+  if (S->ls0_of) cpk_linsys_get_stats(S->ls0_of, &S->ls0);
   /* Measured once here, where running out of memory is an error, not a NaN scale. */
   int rc = lemke_resolve_mnorm(&S->resolve, p, &S->mnorm);
   if (rc) return rc;

@@ -22,6 +22,7 @@ int lemke_basis_alloc(lemke_basis *b, const cpk_problem *p, const cpk_linsys_typ
   for (size_t v = 0; v < nvar; v++) b->pos[v] = -1;
   int rc = cpk_csc_alloc((cpk_int)n, (cpk_int)n, (cpk_int)nnz, &b->B);
   if (!rc) rc = cpk_linsys_alloc(T, n, &b->ls);
+  b->primary = b->ls;
   return rc;
 }
 
@@ -31,7 +32,8 @@ void lemke_basis_free(lemke_basis *b)
   free(b->pos);
   free(b->zwork);
   cpk_csc_free(b->B);
-  cpk_linsys_free(b->ls);
+  if (b->sparse != b->primary) cpk_linsys_free(b->sparse);
+  cpk_linsys_free(b->primary);
   memset(b, 0, sizeof *b);
 }
 
@@ -69,8 +71,9 @@ static void append_column(lemke_basis *b, size_t v, cpk_int *k)
       B->x[(*k)++] = -M->csc->x[e];
     }
   } else if (v < n) {
+    const double *mv = M->dense->data + v; /* column v: stride tda (no per-entry range check) */
     for (size_t i = 0; i < n; i++) {
-      double a = gsl_matrix_get(M->dense, i, v);
+      double a = mv[i * M->dense->tda];
       if (a != 0.0) {
         B->i[*k] = (cpk_int)i;
         B->x[(*k)++] = -a;
@@ -93,21 +96,27 @@ static void append_column(lemke_basis *b, size_t v, cpk_int *k)
  * can refuse a basis whose LU pivots are all sound (a triangular basis with a
  * 2^n inverse, a float-rounded physics matrix) and that UMFPACK's threshold
  * partial pivoting solves accurately: on CPK_ESINGULAR from another backend
- * the basis moves to UMFPACK for the rest of the run (b->fallbacks counts it).
+ * the basis moves to UMFPACK for the rest of the solve (b->fallbacks counts it).
+ * The UMFPACK backend is kept for the next fallback (re-solves allocate nothing),
+ * and lemke_basis_restore goes back to the dense one: the next basis is
+ * usually well conditioned, and UMFPACK's solves on a dense basis of n ~ 100
+ * cost several times LAPACK's (measured on Bullet's box stack).
  */
 static int factor_sparse_instead(lemke_basis *b)
 {
-  cpk_linsys *sparse = NULL;
-  int rc = cpk_linsys_alloc(cpk_linsys_umfpack, b->n, &sparse);
-  if (!rc) rc = cpk_linsys_factor(sparse, b->B);
-  if (rc) {
-    cpk_linsys_free(sparse);
-    return rc == CPK_ENOMEM ? rc : CPK_ESINGULAR;
-  }
-  cpk_linsys_free(b->ls);
-  b->ls = sparse;
+  int rc = b->sparse ? CPK_OK : cpk_linsys_alloc(cpk_linsys_umfpack, b->n, &b->sparse);
+  if (!rc) rc = cpk_linsys_factor(b->sparse, b->B);
+  if (rc) return rc == CPK_ENOMEM ? rc : CPK_ESINGULAR;
+  b->ls = b->sparse;
   b->fallbacks++;
   return CPK_OK;
+}
+
+int lemke_basis_restore(lemke_basis *b)
+{
+  if (b->ls == b->primary) return 0;
+  b->ls = b->primary;
+  return 1;
 }
 
 int lemke_basis_factor(lemke_basis *b)

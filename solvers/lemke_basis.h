@@ -21,7 +21,9 @@ typedef struct lemke_basis {
   long *pos;            /* variable id -> position, or -1 when nonbasic */
   cpk_csc *B;           /* workspace for assembling the basis matrix */
   double *zwork;        /* workspace, length n */
-  cpk_linsys *ls;
+  cpk_linsys *ls;        /* the backend in use: primary, or sparse after a singular dense factorization */
+  cpk_linsys *primary;   /* the backend chosen at allocation */
+  cpk_linsys *sparse;    /* UMFPACK, allocated on the first fallback and kept for later solves */
   long refactor_interval; /* updates between fresh factorizations */
   long fallbacks;         /* factorizations moved from a dense backend to UMFPACK */
 } lemke_basis;
@@ -38,6 +40,11 @@ void lemke_basis_column(const lemke_basis *b, size_t v, double *col);
  * hands over to UMFPACK (b->ls changes). CPK_ESINGULAR if that fails too.
  */
 int lemke_basis_factor(lemke_basis *b);
+/**
+ * Back to the backend chosen at allocation (a solve's first factorization): 1 when
+ * the basis had moved to UMFPACK (its factors are then not the primary's), else 0.
+ */
+int lemke_basis_restore(lemke_basis *b);
 /** x <- B^{-1} x, or B^{-T} x when transpose. */
 int lemke_basis_solve(lemke_basis *b, double *x, int transpose);
 /**
