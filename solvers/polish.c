@@ -1,6 +1,25 @@
 /* polish.c: finish a nonlinear solve that stopped short of the tolerance with another registered solver started at its best point. */
+#include <math.h>
 #include <string.h>
 #include "polish.h"
+
+/*
+ * The polish's answer projected onto the bounds (bdnewton's iterates may
+ * leave them: its equation is defined everywhere) and its natural residual
+ * there, in rr->residual; the caller's answers stay within the bounds.
+ */
+static void project(const cpk_problem *p, cpk_result *rr)
+{
+  int moved = 0;
+  for (size_t i = 0; i < p->n; i++) {
+    double v = fmin(fmax(rr->z[i], p->lower[i]), p->upper[i]);
+    moved |= v != rr->z[i];
+    rr->z[i] = v;
+  }
+  if (!moved) return;
+  rr->residual = cpk_problem_eval(p, rr->z, rr->w) ? INFINITY : cpk_natural_residual(p, rr->z, rr->w);
+  rr->status = rr->residual <= rr->tolerance ? CPK_STATUS_SOLVED : CPK_STATUS_STALLED;
+}
 
 int polish_run(const char *name, const cpk_problem *p, const cpk_settings *s, cpk_monitor *mon,
                double *z, double *res, int *solved, long *iterations)
@@ -25,6 +44,7 @@ int polish_run(const char *name, const cpk_problem *p, const cpk_settings *s, cp
   if (!rc) rc = cpk_solver_alloc(T, p, &ss, &sv, NULL);
   if (!rc) rc = cpk_solver_solve(sv, rr, NULL);
   if (!rc) {
+    project(p, rr);
     *iterations = rr->iterations;
     if (rr->residual < *res) {
       *res = rr->residual;

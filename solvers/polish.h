@@ -11,7 +11,8 @@
  * POLISH_MAX_ITER iterations, within what is left of s->time_limit, with no
  * callback, no log and no restarts. When its natural residual is below *res,
  * z and *res take its answer and *solved says whether it solved. *iterations
- * gets the iterations it took. Nothing runs (CPK_OK) when the solver is not
+ * gets the iterations it took; its answer is projected onto the bounds (and its
+ * residual computed there) first. Nothing runs (CPK_OK) when the solver is not
  * registered or no time is left. Returns CPK_ENOMEM only.
  */
 int polish_run(const char *name, const cpk_problem *p, const cpk_settings *s, cpk_monitor *mon,
