@@ -334,6 +334,7 @@ static int ipm_solve(void *vs, const cpk_problem *p, const cpk_settings *s, cpk_
   S->iter = S->regularizations = S->crossover_tries = S->backtracks = S->nf = S->nj = 0;
   S->crossed = S->fallback = S->polished = 0;
   S->polish_iter = 0;
+  S->polish_tried = 0;
   S->running = S->method;
   S->warm = s->z0 != NULL;
   S->mu = S->step = S->sigma = 0.0;

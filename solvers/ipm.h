@@ -59,6 +59,7 @@ typedef struct ipm_state {
   int warm;                    /* the start point came from settings.z0 */
   int polished;                /* the returned z came from the Newton polish */
   long polish_iter;            /* iterations of the Newton polish */
+  int polish_tried;            /* the polish ran during the iterations (once per solve) */
   double mu, step, sigma;      /* last complementarity, step length, centering */
 } ipm_state;
 
@@ -117,6 +118,9 @@ int ipm_crossover(ipm_state *S, const cpk_problem *p, int force);
  */
 int ipm_polish(ipm_state *S, const cpk_problem *p, const cpk_settings *s, cpk_monitor *mon,
                cpk_result *r);
+/* The polish itself, whatever the status: *solved when zbest now solves. */
+int ipm_polish_from_best(ipm_state *S, const cpk_problem *p, const cpk_settings *s, cpk_monitor *mon,
+                         int *solved);
 
 /* ---- the two methods: one iteration each ---------------------------------- */
 
