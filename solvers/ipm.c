@@ -231,7 +231,7 @@ static void fill_stats(const ipm_state *S, const cpk_problem *p, cpk_result *r)
 {
   cpk_linsys_stats ls;
   cpk_linsys_get_stats(S->ls, &ls);
-  r->iterations = S->iter;
+  r->iterations = S->iter + S->polish_iter;
   cpk_result_set_stat(r, "method", S->running == IPM_RUN_PATH ? 1.0 : 2.0);
   cpk_result_set_stat(r, "fallback", S->fallback);
   cpk_result_set_stat(r, "factorizations", (double)ls.factorizations);
@@ -246,6 +246,10 @@ static void fill_stats(const ipm_state *S, const cpk_problem *p, cpk_result *r)
   cpk_result_set_stat(r, "crossover", S->crossed);
   cpk_result_set_stat(r, "crossover_attempts", (double)S->crossover_tries);
   cpk_result_set_stat(r, "warm_start", S->warm);
+  if (p->kind == CPK_KIND_NONLINEAR_MCP) {
+    cpk_result_set_stat(r, "polish", S->polished);
+    cpk_result_set_stat(r, "polish_iterations", (double)S->polish_iter);
+  }
   cpk_result_set_stat(r, "function_evaluations", (double)S->nf);
   if (p->kind == CPK_KIND_NONLINEAR_MCP) cpk_result_set_stat(r, "jacobian_evaluations", (double)S->nj);
   if (S->running == IPM_RUN_POTENTIAL) cpk_result_set_stat(r, "backtracks", (double)S->backtracks);
@@ -328,7 +332,9 @@ static int ipm_solve(void *vs, const cpk_problem *p, const cpk_settings *s, cpk_
   int done = 0, rc = CPK_OK;
   refresh_problem(S, p);
   S->iter = S->regularizations = S->crossover_tries = S->backtracks = S->nf = S->nj = 0;
-  S->crossed = S->fallback = 0;
+  S->crossed = S->fallback = S->polished = 0;
+  S->polish_iter = 0;
+  S->polish_tried = 0;
   S->running = S->method;
   S->warm = s->z0 != NULL;
   S->mu = S->step = S->sigma = 0.0;
@@ -345,6 +351,7 @@ static int ipm_solve(void *vs, const cpk_problem *p, const cpk_settings *s, cpk_
   } else if (!rc && !done) {
     rc = run_methods(S, p, s, mon, r);
     if (!rc && s->z0 && r->status == CPK_STATUS_STALLED && !S->stopped) rc = cold_restart(S, p, s, mon, r);
+    if (!rc) rc = ipm_polish(S, p, s, mon, r);
   }
   memcpy(r->z, isfinite(S->best_res) ? S->zbest : S->z, S->n * sizeof *r->z);
   if (!rc) fill_stats(S, p, r);

@@ -57,6 +57,9 @@ typedef struct ipm_state {
   long nf, nj;                 /* evaluations of F and of its Jacobian */
   int crossed;                 /* the returned z came from a crossover step */
   int warm;                    /* the start point came from settings.z0 */
+  int polished;                /* the returned z came from the Newton polish */
+  long polish_iter;            /* iterations of the Newton polish */
+  int polish_tried;            /* the polish ran during the iterations (once per solve) */
   double mu, step, sigma;      /* last complementarity, step length, centering */
 } ipm_state;
 
@@ -105,6 +108,19 @@ int ipm_evaluate(ipm_state *S, const cpk_problem *p, double *res);
  * as -code). `force` skips the "active set unchanged since last try" test.
  */
 int ipm_crossover(ipm_state *S, const cpk_problem *p, int force);
+
+/* ---- ipm_polish.c ------------------------------------------------------------ */
+
+/*
+ * Nonlinear problems left unsolved (not stopped by the monitor, crossover
+ * on): bdnewton from zbest, kept if its residual is smaller; r->status
+ * becomes solved when it solves. Returns an error code (CPK_ENOMEM).
+ */
+int ipm_polish(ipm_state *S, const cpk_problem *p, const cpk_settings *s, cpk_monitor *mon,
+               cpk_result *r);
+/* The polish itself, whatever the status: *solved when zbest now solves. */
+int ipm_polish_from_best(ipm_state *S, const cpk_problem *p, const cpk_settings *s, cpk_monitor *mon,
+                         int *solved);
 
 /* ---- the two methods: one iteration each ---------------------------------- */
 

@@ -18,6 +18,11 @@
  */
 #define IPM_STALL_WINDOW_PATH 15
 #define IPM_STALL_WINDOW_POTENTIAL 30
+/*
+ * Slow convergence: the best natural residual fell by less than half over a
+ * stall window. Nonlinear problems then get the Newton polish once (ipm_polish.c).
+ */
+#define IPM_SLOW_FACTOR 0.5
 /* Crossover is tried once the natural residual is within this factor of the tolerance. */
 #define IPM_CROSSOVER_FACTOR 1e4
 
@@ -140,6 +145,16 @@ static int diverged(ipm_state *S, const cpk_problem *p, double scale, int *tiny,
   return 0;
 }
 
+/* 1 (once per solve, nonlinear problems) when a window ends with the best residual not halved. */
+static int slow(ipm_state *S, double *slow_window)
+{
+  long w = S->running == IPM_RUN_PATH ? IPM_STALL_WINDOW_PATH : IPM_STALL_WINDOW_POTENTIAL;
+  if (S->polish_tried || S->iter % w != 0) return 0;
+  int is_slow = S->best_res > IPM_SLOW_FACTOR * *slow_window;
+  *slow_window = S->best_res;
+  return is_slow;
+}
+
 static double start_scale(const ipm_state *S)
 {
   return fmax(1.0, fmax(norm_inf(S->z, S->n), fmax(norm_inf(S->wl, S->n), norm_inf(S->wu, S->n))));
@@ -160,7 +175,7 @@ static int step_failed(int rc, cpk_result *r)
 int ipm_iterate(ipm_state *S, const cpk_problem *p, const cpk_settings *s, cpk_monitor *mon,
                 cpk_result *r, ipm_step_fn step)
 {
-  double res, scale = start_scale(S), window = INFINITY;
+  double res, scale = start_scale(S), window = INFINITY, slow_window = INFINITY;
   int rc, tiny = 0, done, stop = 0;
   S->running = step == ipm_pc_step ? IPM_RUN_PATH : IPM_RUN_POTENTIAL;
   S->stopped = 0;
@@ -183,7 +198,12 @@ int ipm_iterate(ipm_state *S, const cpk_problem *p, const cpk_settings *s, cpk_m
     }
     if ((done = converged(S, p, s, res, &rc))) set_status(r, CPK_STATUS_SOLVED, "");
     else if (rc || stop) break;
-    else done = diverged(S, p, scale, &tiny, &window, r);
+    else if (!(done = diverged(S, p, scale, &tiny, &window, r)) && slow(S, &slow_window)) {
+      int solved = 0;
+      S->polish_tried = 1;
+      rc = ipm_polish_from_best(S, p, s, mon, &solved);
+      if ((done = solved)) set_status(r, CPK_STATUS_SOLVED, "");
+    }
   }
   /* Out of iterations or stuck (not stopped by the clock or the user): one crossover from the last iterate. */
   int last_try = r->status != CPK_STATUS_SOLVED && r->status != CPK_STATUS_NO_SOLUTION &&
