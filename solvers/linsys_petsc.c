@@ -37,11 +37,18 @@ typedef struct petsc_state {
   cpk_linsys_stats st;
 } petsc_state;
 
-/* Finalise only what petsc_ready initialised (MPI too, then), at exit. */
+static int began_mpi; /* petsc_ready called MPI_Init, so petsc_finalize calls MPI_Finalize */
+
+/*
+ * Finalise only what petsc_ready initialised, at exit (MPI last: petsc_ready
+ * initialises it itself, so PetscFinalize leaves it alone).
+ */
 static void petsc_finalize(void)
 {
   PetscBool done = PETSC_TRUE;
+  int mpi_done = 1;
   if (PetscFinalized(&done) == 0 && !done) (void)PetscFinalize();
+  if (began_mpi && MPI_Finalized(&mpi_done) == MPI_SUCCESS && !mpi_done) (void)MPI_Finalize();
 }
 
 /*
@@ -51,8 +58,14 @@ static void petsc_finalize(void)
 static int petsc_ready(void)
 {
   PetscBool up = PETSC_FALSE;
+  int mpi_up = 0;
   if (PetscInitialized(&up)) return CPK_ELINSYS;
   if (up) return CPK_OK;
+  if (MPI_Initialized(&mpi_up) != MPI_SUCCESS) return CPK_ELINSYS;
+  if (!mpi_up) {
+    if (MPI_Init(NULL, NULL) != MPI_SUCCESS) return CPK_ELINSYS;
+    began_mpi = 1;
+  }
   /* cpkit reports errors through return codes: no PETSc signal handler or tracebacks. */
   if (PetscOptionsSetValue(NULL, "-no_signal_handler", NULL)) return CPK_ELINSYS;
   if (PetscInitializeNoArguments()) return CPK_ELINSYS;
