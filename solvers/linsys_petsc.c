@@ -93,7 +93,26 @@ static void petsc_free(void *state)
   free(s);
 }
 
-/* LU through MUMPS when this PETSc has it; the PETSC_OPTIONS prefix "cpk_" overrides. */
+/* LU through MUMPS when this PETSc has it. */
+static PetscErrorCode petsc_use_lu(KSP ksp)
+{
+  PC pc;
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(KSPSetType(ksp, KSPPREONLY));
+  PetscCall(PCSetType(pc, PCLU));
+#ifdef PETSC_HAVE_MUMPS
+  PetscCall(PCFactorSetMatSolverType(pc, MATSOLVERMUMPS));
+#endif
+  return 0;
+}
+
+/*
+ * CG gets CG_MAX_IT iterations (the wall-of-boxes ipm systems took 12-24 while
+ * they were well conditioned): past that the instance falls back to LU.
+ */
+#define CG_MAX_IT 500
+
+/* The PETSC_OPTIONS prefix "cpk_" overrides the choice. */
 static PetscErrorCode petsc_setup_ksp(petsc_state *s)
 {
   PC pc;
@@ -103,13 +122,9 @@ static PetscErrorCode petsc_setup_ksp(petsc_state *s)
     PetscCall(KSPSetType(s->ksp, KSPCG));
     PetscCall(PCSetType(pc, PCGAMG));
     PetscCall(KSPSetNormType(s->ksp, KSP_NORM_UNPRECONDITIONED));
-    PetscCall(KSPSetTolerances(s->ksp, 1e-12, 1e-300, PETSC_DEFAULT, 10000));
+    PetscCall(KSPSetTolerances(s->ksp, 1e-12, 1e-300, PETSC_DEFAULT, CG_MAX_IT));
   } else {
-    PetscCall(KSPSetType(s->ksp, KSPPREONLY));
-    PetscCall(PCSetType(pc, PCLU));
-#ifdef PETSC_HAVE_MUMPS
-    PetscCall(PCFactorSetMatSolverType(pc, MATSOLVERMUMPS));
-#endif
+    PetscCall(petsc_use_lu(s->ksp));
   }
   PetscCall(KSPSetOptionsPrefix(s->ksp, "cpk_"));
   PetscCall(KSPSetFromOptions(s->ksp));
@@ -254,17 +269,37 @@ static int petsc_factor(void *state, const cpk_csc *A)
   return rc;
 }
 
-/* x <- A_0^{-1} x or A_0^{-T} x through the KSP (CG's operator is symmetric). */
+/* s->x <- A_0^{-1} s->b or A_0^{-T} s->b through the KSP (CG's operator is symmetric). */
+static int petsc_ksp_run(petsc_state *s, int transpose, KSPConvergedReason *why)
+{
+  PetscErrorCode err = transpose && !s->spd ? KSPSolveTranspose(s->ksp, s->b, s->x)
+                                            : KSPSolve(s->ksp, s->b, s->x);
+  return err || KSPGetConvergedReason(s->ksp, why) ? CPK_ELINSYS : CPK_OK;
+}
+
+/* CG failed (ipm's late systems are ill-conditioned): LU for this instance from now on. */
+static int petsc_fall_back_to_lu(petsc_state *s, int transpose, KSPConvergedReason *why)
+{
+  PC pc;
+  PCFailedReason failed = PC_NOERROR;
+  s->spd = 0;
+  if (petsc_use_lu(s->ksp) || KSPGetPC(s->ksp, &pc)) return CPK_ELINSYS;
+  PetscErrorCode err = KSPSetUp(s->ksp);
+  if (PCGetFailedReason(pc, &failed) == 0 && failed != PC_NOERROR) return CPK_ESINGULAR;
+  return err ? CPK_ELINSYS : petsc_ksp_run(s, transpose, why);
+}
+
+/* x <- A_0^{-1} x or A_0^{-T} x. */
 static int petsc_ksp_solve(petsc_state *s, double *x, int transpose)
 {
   PetscScalar *bx;
   if (VecGetArray(s->b, &bx)) return CPK_ELINSYS;
   memcpy(bx, x, s->n * sizeof *x);
   if (VecRestoreArray(s->b, &bx)) return CPK_ELINSYS;
-  PetscErrorCode err = transpose && !s->spd ? KSPSolveTranspose(s->ksp, s->b, s->x)
-                                            : KSPSolve(s->ksp, s->b, s->x);
   KSPConvergedReason why = KSP_CONVERGED_ITERATING;
-  if (err || KSPGetConvergedReason(s->ksp, &why)) return CPK_ELINSYS;
+  int rc = petsc_ksp_run(s, transpose, &why);
+  if (!rc && why < 0 && s->spd) rc = petsc_fall_back_to_lu(s, transpose, &why);
+  if (rc) return rc;
   if (why < 0)
     return why == KSP_DIVERGED_ITS || why == KSP_DIVERGED_NANORINF ? CPK_ELINSYS : CPK_ESINGULAR;
   const PetscScalar *xx;

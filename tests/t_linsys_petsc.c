@@ -199,6 +199,7 @@ int main(void)
   test_backend(cpk_linsys_petsc, 0, &seed);
   test_backend(cpk_linsys_petsc, 1, &seed);
   test_backend(cpk_linsys_petsc_cg, 1, &seed);
+  test_backend(cpk_linsys_petsc_cg, 0, &seed); /* not symmetric: CG fails, LU takes over */
   const char *lcp[] = {"lemke", "bdnewton", "fbnewton", "ipm"};
   for (size_t k = 0; k < sizeof lcp / sizeof lcp[0]; k++) test_lcp_solver(lcp[k], cpk_linsys_petsc, &seed);
   test_lcp_solver("ipm", cpk_linsys_petsc_cg, &seed);

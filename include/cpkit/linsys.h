@@ -62,8 +62,10 @@ CPK_API extern const cpk_linsys_type *cpk_linsys_lapack;
 CPK_API extern const cpk_linsys_type *cpk_linsys_petsc;
 /**
  * PETSc conjugate gradients preconditioned by GAMG (relative residual 1e-12),
- * for symmetric positive definite systems only (e.g. ipm on a symmetric M);
- * NULL without PETSc. Same initialisation and column updates as cpk_linsys_petsc.
+ * for symmetric positive definite systems (e.g. ipm on a symmetric M); when CG
+ * fails (500 iterations, breakdown, an indefinite matrix) the instance falls
+ * back to cpk_linsys_petsc's LU for good. NULL without PETSc. Same
+ * initialisation and column updates as cpk_linsys_petsc.
  */
 CPK_API extern const cpk_linsys_type *cpk_linsys_petsc_cg;
 /** Backend by name ("dense", "umfpack", "lapack", "petsc", "petsc-cg"), NULL if unknown or not built. */
