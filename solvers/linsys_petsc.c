@@ -22,7 +22,7 @@ const cpk_linsys_type *cpk_linsys_petsc_cg = NULL;
  */
 typedef struct petsc_state {
   size_t n;
-  int spd;                 /* CG + GAMG instead of LU */
+  int spd;                 /* CG + GAMG instead of LU; 0 after a fall-back to LU */
   Mat A;                   /* NULL until the first pattern */
   KSP ksp;
   Vec b, x;
@@ -41,14 +41,16 @@ static int began_mpi; /* petsc_ready called MPI_Init, so petsc_finalize calls MP
 
 /*
  * Finalise only what petsc_ready initialised, at exit (MPI last: petsc_ready
- * initialises it itself, so PetscFinalize leaves it alone).
+ * initialises it itself, so PetscFinalize leaves it alone). A program owning
+ * MPI may have finalised it already: PETSc cannot be finalised after that.
  */
 static void petsc_finalize(void)
 {
   PetscBool done = PETSC_TRUE;
   int mpi_done = 1;
+  if (MPI_Finalized(&mpi_done) != MPI_SUCCESS || mpi_done) return;
   if (PetscFinalized(&done) == 0 && !done) (void)PetscFinalize();
-  if (began_mpi && MPI_Finalized(&mpi_done) == MPI_SUCCESS && !mpi_done) (void)MPI_Finalize();
+  if (began_mpi) (void)MPI_Finalize();
 }
 
 /*
