@@ -45,13 +45,14 @@ typedef struct row {
 
 static const char *usage =
     "usage: ipm_scaling [--grid-lcp N,...] [--grid-kkt N,...] [--chain N,...] [--random N,...]\n"
-    "                   [--lemke-max N] [--newton-max N] [--time-limit S] [--seed S]\n"
+    "                   [--lemke-max N] [--newton-max N] [--time-limit S] [--seed S] [--linsys NAME]\n"
     "  --grid-lcp  contacts of the Delassus LCP of a wall of boxes (default 1000,3000,10000,30000,100000)\n"
     "  --grid-kkt  unknowns of the same scene with free velocities (default 1000,10000,100000)\n"
     "  --chain     unknowns of the contact-chain NCP of bench/mcp_problems.h (default 1001,10003,100002)\n"
     "  --random    contacts of bench/families.h's random Delassus LCP (default 1000,2000,4000)\n"
     "  --lemke-max, --newton-max  largest n given to lemke (default 10000) and bdnewton/fbnewton (default 100002)\n"
     "  --time-limit  per solve, seconds (default 600)\n"
+    "  --linsys    linear-solver backend of every solve (default automatic; e.g. umfpack, petsc)\n"
     "Each (instance, solver) runs in its own process, so peak memory is per solve.\n";
 
 /* ---- the wall of boxes ----------------------------------------------------- */
@@ -311,6 +312,7 @@ typedef struct job_args {
   const char *solver;
   double limit;
   unsigned long seed;
+  const char *linsys; /* NULL: automatic */
 } job_args;
 
 /* Runs in a child process (bench/isolate.c): build, solve, measure. */
@@ -326,6 +328,7 @@ static void solve_job(const void *vargs, void *vrow)
   cpk_settings s;
   cpk_settings_default(&s);
   s.time_limit = args->limit;
+  s.linsys = args->linsys ? cpk_linsys_find(args->linsys) : NULL;
   if (strcmp(args->solver, "lemke") == 0) s.max_iter = 1L << 26;
   if (!make_problem(args->family, args->n, args->seed, &data, &p, &z0) && !cpk_result_alloc(p->n, &r)) {
     out->build_s = cpk_wtime() - t0;
@@ -350,6 +353,7 @@ typedef struct options {
   size_t lemke_max, newton_max;
   double time_limit;
   unsigned long seed;
+  const char *linsys;
 } options;
 
 static void print_row(const char *solver, const row *r)
@@ -377,7 +381,7 @@ static void run_solver(const char *solver, int family, const char *list, const o
     row r;
     size_t n = strtoul(tok, NULL, 10);
     if (n == 0 || !solver_takes(solver, family, n, o)) continue;
-    job_args args = {family, n, solver, o->time_limit, o->seed};
+    job_args args = {family, n, solver, o->time_limit, o->seed, o->linsys};
     if (cpk_bench_isolated(solve_job, &args, &r, sizeof r, &r.peak_mb)) {
       printf("%-9s %8zu  failed to run (out of memory?)\n", solver, n);
       continue;
@@ -407,7 +411,7 @@ int main(int argc, char **argv)
 {
   const char *grid_lcp_sizes = "1000,3000,10000,30000,100000", *grid_kkt_sizes = "1000,10000,100000";
   const char *chain = "1001,10003,100002", *random = "1000,2000,4000";
-  options o = {10000, 100002, 600.0, 1};
+  options o = {10000, 100002, 600.0, 1, NULL};
   for (int a = 1; a < argc; a++) {
     const char **list = strcmp(argv[a], "--grid-lcp") == 0   ? &grid_lcp_sizes
                         : strcmp(argv[a], "--grid-kkt") == 0 ? &grid_kkt_sizes
@@ -419,6 +423,7 @@ int main(int argc, char **argv)
     else if (strcmp(argv[a], "--newton-max") == 0 && a + 1 < argc) o.newton_max = strtoul(argv[++a], NULL, 10);
     else if (strcmp(argv[a], "--time-limit") == 0 && a + 1 < argc) o.time_limit = strtod(argv[++a], NULL);
     else if (strcmp(argv[a], "--seed") == 0 && a + 1 < argc) o.seed = strtoul(argv[++a], NULL, 10);
+    else if (strcmp(argv[a], "--linsys") == 0 && a + 1 < argc && cpk_linsys_find(argv[a + 1])) o.linsys = argv[++a];
     else {
       fputs(usage, strcmp(argv[a], "--help") == 0 ? stdout : stderr);
       return strcmp(argv[a], "--help") == 0 ? 0 : 2;

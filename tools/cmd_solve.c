@@ -24,7 +24,8 @@ const cli_command cli_cmd_solve = {
     "  --time-limit S      wall-time limit in seconds, S >= 0 (0 = none)\n"
     "  --warm-start FILE   start from z (and basis) in FILE: a JSON result written\n"
     "                      by --json, or plain text with n numbers\n"
-    "  --linsys NAME       linear solver: lapack, dense or umfpack (default: automatic)\n"
+    "  --linsys NAME       linear solver: lapack, dense, umfpack, or when built with\n"
+    "                      PETSc petsc and petsc-cg (default: automatic)\n"
     "  -v, --verbose       the iteration log and a summary on stderr (see cpkit(1))\n"
     "  --json              print the result as one JSON object\n"
     "  -o, --output FILE   write the output to FILE instead of standard output\n"
@@ -72,8 +73,11 @@ static int choose_linsys(const char *name, cpk_settings *s)
 {
   s->linsys = cpk_linsys_find(name);
   if (s->linsys) return CLI_CONTINUE;
-  const char *valid[] = {cpk_linsys_lapack->name, cpk_linsys_dense->name, cpk_linsys_umfpack->name};
-  return cli_unknown_name(&cli_cmd_solve, "linear solver", name, valid, 3);
+  const char *valid[5] = {cpk_linsys_lapack->name, cpk_linsys_dense->name, cpk_linsys_umfpack->name};
+  size_t nvalid = 3;
+  if (cpk_linsys_petsc) valid[nvalid++] = cpk_linsys_petsc->name; /* NULL without PETSc */
+  if (cpk_linsys_petsc_cg) valid[nvalid++] = cpk_linsys_petsc_cg->name;
+  return cli_unknown_name(&cli_cmd_solve, "linear solver", name, valid, nvalid);
 }
 
 static int apply_option(int c, const char *arg, solve_options *o)

@@ -52,7 +52,23 @@ CPK_API extern const cpk_linsys_type *cpk_linsys_umfpack;
  * the last factorization. The default for dense problems.
  */
 CPK_API extern const cpk_linsys_type *cpk_linsys_lapack;
-/** Backend by name ("dense", "umfpack", "lapack"), NULL if unknown. */
+/**
+ * PETSc sparse LU (MUMPS when the PETSc build has it, else PETSc's own) with
+ * product-form column updates; NULL when cpkit was built without PETSc. PETSc
+ * (and MPI) is initialised on first use unless the caller did it, and then
+ * finalised at exit. Each MPI rank holds and solves the whole system (nothing
+ * is distributed). PETSC_OPTIONS with the prefix `-cpk_` tunes the KSP/PC.
+ */
+CPK_API extern const cpk_linsys_type *cpk_linsys_petsc;
+/**
+ * PETSc conjugate gradients preconditioned by GAMG (relative residual 1e-12),
+ * for symmetric positive definite systems (e.g. ipm on a symmetric M); when CG
+ * fails (500 iterations, breakdown, an indefinite matrix) the instance falls
+ * back to cpk_linsys_petsc's LU for good. NULL without PETSc. Same
+ * initialisation and column updates as cpk_linsys_petsc.
+ */
+CPK_API extern const cpk_linsys_type *cpk_linsys_petsc_cg;
+/** Backend by name ("dense", "umfpack", "lapack", "petsc", "petsc-cg"), NULL if unknown or not built. */
 CPK_API const cpk_linsys_type *cpk_linsys_find(const char *name);
 
 /** A backend instance. */
