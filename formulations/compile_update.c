@@ -14,11 +14,11 @@
  * values are written into the old problem through cpk_problem_update_*
  * (so a bound solver sees the change counters move). The old map then takes
  * the new map's contents, so a nonlinear problem's params stay valid.
- * An affine M or a cone W' whose new entries are a subset of the old pattern
- * keeps it, with zeros stored where the new values have none (entries that
- * are exactly zero at one pose and not at the next would otherwise force a
- * compile every step); a nonlinear Jacobian must emit exactly the recorded
- * entries, since its callback writes them in that order.
+ * The Jacobian's entries are emitted structurally (compiler.c: never skipped on
+ * a value that happens to be zero), so the same structure emits exactly the
+ * recorded entries, each checked to be in place; a cone W' whose new entries
+ * are a subset of the old pattern keeps it, with zeros stored where the new
+ * values have none.
  */
 
 #define MISMATCH CPK_EUNSUP

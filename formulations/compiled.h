@@ -158,6 +158,10 @@ struct cpk_varmap {
 int cvm_add_var(struct cpk_varmap *C, size_t c, cpk_var_role role, size_t index, double lo,
                 double hi, const double T[4]);
 
+/* 1 when the unknown applies an impulse (T not identically zero): the structural test
+ * of the chain rule's entries, which never looks at the wrenches' or blocks' values. */
+int cvm_var_acts(const cvm_var *v);
+
 /* The generic compile driver used by every model. */
 int cvm_compile(const cpk_contact_system *s, cpk_contact_model model, const cpk_compile_options *o,
                 cvm_setup_fn setup, cvm_rows_fn rows, cpk_problem **problem, cpk_varmap **map,

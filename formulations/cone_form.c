@@ -103,7 +103,7 @@ static int cone_block(const cpk_varmap *C, size_t c, size_t bk, trip *t, double 
   const cvm_contact *ci = &C->cc[c], *cj = &C->cc[j];
   for (size_t b = 0; b < d; b++) {
     const double *T = C->vars[cj->first + b].T;
-    int used = T[0] != 0.0 || T[1] != 0.0 || T[2] != 0.0 || T[3] != 0.0;
+    int used = cvm_var_acts(&C->vars[cj->first + b]);
     for (size_t a = 0; a < d; a++) {
       double v = 0.0;
       for (int k = 0; k < 4; k++) v += blk[4 * a + k] * T[k];
