@@ -46,6 +46,29 @@ static int same_csc_pattern(const cpk_csc *A, const cpk_csc *B)
          memcmp(A->i, B->i, (size_t)A->p[A->n] * sizeof *A->i) == 0;
 }
 
+static int same_array(const void *a, const void *b, size_t n, size_t size)
+{
+  return n == 0 || memcmp(a, b, n * size) == 0;
+}
+
+/* 1 when the chain rule of A emits the same entries in the same order as B's (the
+ * unknowns already agree): which unknowns apply an impulse, the wrenches' rows and M's
+ * pattern (mixed), the blocks of the contact operator (reduced); the models' rows mark
+ * their dependences structurally. The distributed model's influence blocks are not
+ * compared: its updates check every entry instead. */
+static int same_structure(const cpk_varmap *A, const cpk_varmap *B)
+{
+  if (A->influence || B->influence || A->has_B != B->has_B) return 0;
+  for (size_t k = 0; k < A->nvars; k++)
+    if (cvm_var_acts(&A->vars[k]) != cvm_var_acts(&B->vars[k])) return 0;
+  if (A->mixed && !(same_array(A->wptr, B->wptr, A->nc + 1, sizeof *A->wptr) &&
+                    same_array(A->wrow, B->wrow, A->wptr[A->nc], sizeof *A->wrow) &&
+                    same_csc_pattern(A->M, B->M)))
+    return 0;
+  return !A->has_B || (same_array(A->B.ptr, B->B.ptr, A->nc + 1, sizeof *A->B.ptr) &&
+                       same_array(A->B.col, B->B.col, A->B.ptr[A->nc], sizeof *A->B.col));
+}
+
 /* The values of `fresh` on the pattern of `old` into x (zero where fresh has no entry):
  * 0 when fresh has an entry outside old's pattern. Rows are sorted in both. */
 static int scatter_subset(const cpk_csc *old, const cpk_csc *fresh, double *x)
@@ -109,7 +132,7 @@ static int update_mcp(cpk_varmap *C, cpk_varmap *T, cpk_problem *p)
   C->ntrip = T->ntrip;
   double *x = cpk_alloc_array((size_t)C->pattern->p[C->pattern->n] + 1, sizeof *x);
   double *q = cpk_alloc_array(C->n, sizeof *q), *lo = NULL, *hi = NULL;
-  int rc = x && q ? cvm_pattern_values(C, q, x) : CPK_ENOMEM;
+  int rc = x && q ? cvm_pattern_values(C, q, x, !same_structure(C, T)) : CPK_ENOMEM;
   if (!rc) rc = cvm_bounds(C, &lo, &hi);
   if (!rc) rc = update_bounds(p, lo, hi);
   if (!rc && C->affine) rc = update_matrix(p, C, x);

@@ -169,13 +169,14 @@ int cvm_compile(const cpk_contact_system *s, cpk_contact_model model, const cpk_
 
 /* A map with nothing compiled yet (NULL when out of memory), the layout of system s in
  * it (everything but the pattern and the problem), and for an emitted pattern: q = F(0)
- * (affine models) and the Jacobian's values at 0 on C->pattern (x), CPK_EUNSUP when the
- * entries are not where the pattern puts them (affine models: when one is not in it;
- * the others there stay zero) (compile_update.c). */
+ * (affine models) and the Jacobian's values at 0 on C->pattern (x), CPK_EUNSUP when
+ * there are not as many entries as recorded or (`checked`) one is not where the pattern
+ * puts it; unchecked, the caller has made sure the structure is the recorded one
+ * (compile_update.c). */
 struct cpk_varmap *cvm_varmap_new(cpk_contact_model model, const cpk_compile_options *o,
                                   cvm_setup_fn setup, cvm_rows_fn rows);
 int cvm_compile_layout(struct cpk_varmap *C, const cpk_contact_system *s, cpk_error *err);
-int cvm_pattern_values(struct cpk_varmap *C, double *q, double *x);
+int cvm_pattern_values(struct cpk_varmap *C, double *q, double *x, int checked);
 /* The bounds of the unknowns (allocated). */
 int cvm_bounds(const struct cpk_varmap *C, double **lo, double **hi);
 
