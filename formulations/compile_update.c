@@ -119,6 +119,14 @@ static int update_matrix(cpk_problem *p, const cpk_varmap *C, const double *x)
   return rc;
 }
 
+/* The nonlinear rows' scales (cvm_row_scales) of the new values, as a compile sets
+ * them: the Newton methods' merits read them at every solve. work: n doubles. */
+static int update_row_scale(const cpk_varmap *C, cpk_problem *p, double *work)
+{
+  cvm_row_scales(C, work);
+  return cpk_problem_set_row_scale(p, work) == CPK_EINVAL ? CPK_EBADFUNC : CPK_OK;
+}
+
 /* The box MCP forms: C (new layout) borrows T's pattern to check and evaluate. */
 static int update_mcp(cpk_varmap *C, cpk_varmap *T, cpk_problem *p)
 {
@@ -137,6 +145,7 @@ static int update_mcp(cpk_varmap *C, cpk_varmap *T, cpk_problem *p)
   if (!rc) rc = update_bounds(p, lo, hi);
   if (!rc && C->affine) rc = update_matrix(p, C, x);
   if (!rc && C->affine) rc = cpk_problem_update_q(p, q) ? CPK_EBADFUNC : CPK_OK;
+  if (!rc && !C->affine) rc = update_row_scale(C, p, q);
   if (rc) { /* T keeps its pattern */
     C->pattern = NULL;
     C->pos = NULL;

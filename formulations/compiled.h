@@ -33,7 +33,8 @@ typedef struct cvm_mass {
   size_t n, nb;
   size_t *start, *off, *block; /* block[r]: the block of row r */
   double *L;
-  int *perm; /* LAPACK's pivots */
+  double *inv; /* blocks of at most 8 rows: their inverses, column-major at inv + off[b] */
+  int *perm;   /* LAPACK's pivots */
   cpk_linsys *ls;
 } cvm_mass;
 int cvm_mass_factor(const cpk_csc *M, cvm_mass **out);
