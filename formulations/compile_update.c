@@ -16,9 +16,9 @@
  * the new map's contents, so a nonlinear problem's params stay valid.
  * The Jacobian's entries are emitted structurally (compiler.c: never skipped on
  * a value that happens to be zero), so the same structure emits exactly the
- * recorded entries, each checked to be in place; a cone W' whose new entries
- * are a subset of the old pattern keeps it, with zeros stored where the new
- * values have none.
+ * recorded entries; a cone W' whose new entries are a subset of the old
+ * pattern keeps it, with zeros stored where the new values have none (written
+ * straight into the problem's values, no new problem built).
  */
 
 #define MISMATCH CPK_EUNSUP
@@ -67,23 +67,6 @@ static int same_structure(const cpk_varmap *A, const cpk_varmap *B)
     return 0;
   return !A->has_B || (same_array(A->B.ptr, B->B.ptr, A->nc + 1, sizeof *A->B.ptr) &&
                        same_array(A->B.col, B->B.col, A->B.ptr[A->nc], sizeof *A->B.col));
-}
-
-/* The values of `fresh` on the pattern of `old` into x (zero where fresh has no entry):
- * 0 when fresh has an entry outside old's pattern. Rows are sorted in both. */
-static int scatter_subset(const cpk_csc *old, const cpk_csc *fresh, double *x)
-{
-  if (old->m != fresh->m || old->n != fresh->n) return 0;
-  for (cpk_int j = 0; j < fresh->n; j++) {
-    cpk_int k = old->p[j];
-    for (cpk_int f = fresh->p[j]; f < fresh->p[j + 1]; f++) {
-      while (k < old->p[j + 1] && old->i[k] < fresh->i[f]) x[k++] = 0.0;
-      if (k == old->p[j + 1] || old->i[k] != fresh->i[f]) return 0;
-      x[k++] = fresh->x[f];
-    }
-    while (k < old->p[j + 1]) x[k++] = 0.0;
-  }
-  return 1;
 }
 
 static int same_values(const double *a, const double *b, size_t n)
@@ -160,34 +143,42 @@ static int update_mcp(cpk_varmap *C, cpk_varmap *T, cpk_problem *p)
   return rc;
 }
 
-/* W' of `fresh` into p: the same dense shape, or a CSC pattern within p's. */
-static int update_cone_matrix(cpk_problem *p, const cpk_problem *fresh)
-{
-  const cpk_matrix *A = p->M, *F = fresh->M;
-  if (A->format != F->format || A->m != F->m || A->n != F->n) return MISMATCH;
-  if (F->format == CPK_MATRIX_DENSE)
-    return cpk_problem_update_matrix_dense(p, F->dense->data, F->dense->tda, 0);
-  double *x = cpk_alloc_array(cpk_matrix_nnz(A) + 1, sizeof *x);
-  int rc = !x ? CPK_ENOMEM
-               : scatter_subset(A->csc, F->csc, x) ? cpk_problem_update_matrix_values(p, x)
-                                                   : MISMATCH;
-  free(x);
-  return rc;
-}
-
-/* The cone form: a new W' and q' (built as a compile does), copied into p when the
- * shapes agree. */
-static int update_cone(cpk_varmap *C, cpk_problem *p)
+/* A dense W': a new cone problem built as a compile does, its W' copied into p. */
+static int update_cone_dense(const cpk_varmap *C, cpk_problem *p)
 {
   cpk_problem *fresh = NULL;
   int rc = cvm_cone_emit(C, &C->options, &fresh);
-  if (!rc && (p->kind != CPK_KIND_FRICTION_CONE || p->n != fresh->n || p->nc != fresh->nc ||
-              p->cone_dim != fresh->cone_dim))
-    rc = MISMATCH;
-  if (!rc) rc = update_cone_matrix(p, fresh);
-  if (!rc) rc = cpk_problem_update_q(p, fresh->q);
-  if (!rc && !same_values(p->mu, fresh->mu, p->nc)) rc = cpk_problem_update_mu(p, fresh->mu);
+  const cpk_matrix *F = rc ? NULL : fresh->M;
+  if (!rc && (F->format != CPK_MATRIX_DENSE || F->m != p->M->m || F->n != p->M->n)) rc = MISMATCH;
+  if (!rc) rc = cpk_problem_update_matrix_dense(p, F->dense->data, F->dense->tda, 0);
   cpk_problem_free(fresh);
+  return rc;
+}
+
+/* The cone form: W' written straight into p's CSC pattern (an entry outside it is a
+ * structural change), or through a new problem when W' is dense; then q' and mu. */
+static int update_cone(cpk_varmap *C, cpk_problem *p)
+{
+  size_t n = C->cone_dim * C->nc;
+  if (p->kind != CPK_KIND_FRICTION_CONE || p->n != n || p->nc != C->nc ||
+      p->cone_dim != C->cone_dim)
+    return MISMATCH;
+  int csc = p->M->format == CPK_MATRIX_CSC;
+  double *x = csc ? cpk_alloc_array(cpk_matrix_nnz(p->M) + 1, sizeof *x) : NULL;
+  double *q = cpk_alloc_array(n, sizeof *q), *mu = cpk_alloc_array(C->nc + 1, sizeof *mu);
+  int rc = !q || !mu || (csc && !x) ? CPK_ENOMEM : CPK_OK;
+  if (!rc && csc) {
+    rc = cvm_cone_scatter(C, p->M->csc, x) == CPK_EUNSUP ? MISMATCH : CPK_OK;
+    if (!rc) rc = cpk_problem_update_matrix_values(p, x);
+  } else if (!rc) {
+    rc = update_cone_dense(C, p);
+  }
+  if (!rc) cvm_cone_vector(C, q, mu);
+  if (!rc) rc = cpk_problem_update_q(p, q);
+  if (!rc && !same_values(p->mu, mu, p->nc)) rc = cpk_problem_update_mu(p, mu);
+  free(x);
+  free(q);
+  free(mu);
   return rc == CPK_EINVAL ? CPK_EBADFUNC : rc;
 }
 

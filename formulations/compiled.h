@@ -186,6 +186,10 @@ int cvm_bounds(const struct cpk_varmap *C, double **lo, double **hi);
 int cvm_cone_setup(struct cpk_varmap *C, const cpk_contact_system *s, const cpk_compile_options *o,
                    cpk_error *err);
 int cvm_cone_emit(const struct cpk_varmap *C, const cpk_compile_options *o, cpk_problem **p);
+/* For an update in place: W' of C on the CSC pattern P into x (P's order, zeros where
+ * W' has no entry; CPK_EUNSUP when an entry falls outside P), and q', mu. */
+int cvm_cone_scatter(const struct cpk_varmap *C, const cpk_csc *P, double *x);
+void cvm_cone_vector(const struct cpk_varmap *C, double *q, double *mu);
 /* Slip speed of contact c at h = 0 from its start velocity (0 when mu = 0 or rolling),
  * and the impulse of a unit normal impulse of such a sliding contact (seed 000 eq. (2)). */
 double cvm_start_slip(const cvm_contact *cc, double rolling_tol);
