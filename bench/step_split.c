@@ -3,17 +3,21 @@
 #include <stdlib.h>
 #include <string.h>
 #include <math.h>
+#include <time.h>
 #include <cpkit/cpkit.h>
 
 /*
- * usage: step_split SCENE [--duration T] [--model M] [--solver S] [--no-reuse]
+ * usage: step_split SCENE [--duration T] [--model M] [--solver S] [--fallback S] [--no-reuse]
+ *                   [--linsys NAME] [--dense]
  *        step_split --pile N [--layers 1|2] [--steps K] [--model M] [--solver S] [--no-reuse]
  * The pile: N unit-mass spheres of radius 0.5 on a fixed plane, a square layer
  * 2.2 radii apart and a second layer in its hollows, each upper sphere
  * touching four below (about 2.3 N contacts), mu = 0.5, h = 1e-3; --layers 1: one
  * layer of touching spheres (about 3 N contacts, no load between them).
  * Prints steps, contacts, compiles, the first step's wall time (new contacts: compile
- * and the warm-start prediction) and the others' per step with its split.
+ * and the warm-start prediction) and the others' per step with its split, then the
+ * process CPU time of all steps (the machine may be shared: wall time then includes
+ * waiting) with the split scaled to it, and solver iterations and fallbacks per step.
  */
 
 typedef struct totals {
@@ -21,7 +25,16 @@ typedef struct totals {
   size_t max_contacts;
   double first; /* wall time of the first step (new contacts: compile, warm-start prediction) */
   double wall, detect, compile, solver; /* of the other steps */
+  double cpu;                           /* process CPU time of all steps */
+  long iterations, fallbacks;           /* of the other steps */
 } totals;
+
+static double cpu_seconds(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 
 static int add_sphere(cpk_world *w, double x, double y, double z)
 {
@@ -61,7 +74,7 @@ static int run(cpk_world *w, long steps, double duration, totals *t)
 {
   cpk_sim_step_info info;
   cpk_error err = {0};
-  double h = cpk_world_settings(w)->h;
+  double h = cpk_world_settings(w)->h, c0 = cpu_seconds();
   for (long k = 0; steps ? k < steps : cpk_world_time(w) < duration - 0.5 * h; k++) {
     int rc = cpk_world_step(w, &info, &err);
     if (rc) {
@@ -78,8 +91,11 @@ static int run(cpk_world *w, long steps, double duration, totals *t)
     t->detect += info.detect_time_s;
     t->compile += info.compile_time_s;
     t->solver += info.solver_time_s;
+    t->iterations += info.iterations;
+    t->fallbacks += info.fallbacks;
     if (info.ncontacts > t->max_contacts) t->max_contacts = info.ncontacts;
   }
+  t->cpu = cpu_seconds() - c0;
   return 0;
 }
 
@@ -93,16 +109,23 @@ static void report(const char *what, const cpk_world *w, const totals *t)
          "other %.4f\n",
          t->wall, t->wall * per, t->detect * per, t->compile * per, t->solver * per,
          (t->wall - t->detect - t->compile - t->solver) * per);
+  double f = t->wall > 0 ? t->cpu / (t->wall + t->first) : 0; /* CPU per wall second */
+  printf("  all steps: CPU %.3f s; next steps scaled to CPU: %.4f ms/step: detect %.4f, "
+         "compile %.4f, solver %.4f, other %.4f\n",
+         t->cpu, f * t->wall * per, f * t->detect * per, f * t->compile * per, f * t->solver * per,
+         f * (t->wall - t->detect - t->compile - t->solver) * per);
+  printf("  solver iterations %.2f per step, fallbacks %ld\n", (double)t->iterations * per / 1e3,
+         t->fallbacks);
   if (b) printf("  body 1 at (%.10f, %.10f, %.10f)\n", b->x[0], b->x[1], b->x[2]);
 }
 
 int main(int argc, char **argv)
 {
-  const char *scene_path = NULL, *model = NULL, *solver = NULL;
+  const char *scene_path = NULL, *model = NULL, *solver = NULL, *fallback = NULL, *linsys = NULL;
   size_t pile = 0;
   long steps = 10;
   double duration = 0;
-  int reuse = 1, layers = 2;
+  int reuse = 1, layers = 2, dense = 0;
   cpk_init();
   for (int i = 1; i < argc; i++) {
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -112,11 +135,15 @@ int main(int argc, char **argv)
     else if (!strcmp(argv[i], "--model") && v) model = argv[++i];
     else if (!strcmp(argv[i], "--solver") && v) solver = argv[++i];
     else if (!strcmp(argv[i], "--layers") && v) layers = atoi(argv[++i]) == 1 ? 1 : 2;
+    else if (!strcmp(argv[i], "--fallback") && v) fallback = argv[++i];
+    else if (!strcmp(argv[i], "--linsys") && v) linsys = argv[++i];
+    else if (!strcmp(argv[i], "--dense")) dense = 1;
     else if (!strcmp(argv[i], "--no-reuse")) reuse = 0;
     else if (argv[i][0] != '-' && !scene_path) scene_path = argv[i];
     else {
       fprintf(stderr, "usage: step_split SCENE [--duration T] | --pile N [--layers 1|2] [--steps K]; "
-                      "[--model M] [--solver S] [--no-reuse]\n");
+                      "[--model M] [--solver S] [--fallback S] [--linsys NAME] [--dense] "
+                      "[--no-reuse]\n");
       return 2;
     }
   }
@@ -133,6 +160,13 @@ int main(int argc, char **argv)
   if (model) snprintf(set.model, sizeof set.model, "%s", model);
   if (solver) snprintf(set.solver, sizeof set.solver, "%s", solver);
   if (!scene && !model) snprintf(set.model, sizeof set.model, "point-coulomb");
+  if (fallback) snprintf(set.fallback, sizeof set.fallback, "%s", fallback);
+  if (linsys && !(set.solve.linsys = cpk_linsys_find(linsys))) {
+    fprintf(stderr, "unknown linear solver '%s'\n", linsys);
+    cpk_scene_free(scene);
+    return 2;
+  }
+  set.compile.dense |= dense;
   set.reuse = reuse;
   int rc;
   if (scene) {

@@ -14,11 +14,11 @@
  * values are written into the old problem through cpk_problem_update_*
  * (so a bound solver sees the change counters move). The old map then takes
  * the new map's contents, so a nonlinear problem's params stay valid.
- * An affine M or a cone W' whose new entries are a subset of the old pattern
- * keeps it, with zeros stored where the new values have none (entries that
- * are exactly zero at one pose and not at the next would otherwise force a
- * compile every step); a nonlinear Jacobian must emit exactly the recorded
- * entries, since its callback writes them in that order.
+ * The Jacobian's entries are emitted structurally (compiler.c: never skipped on
+ * a value that happens to be zero), so the same structure emits exactly the
+ * recorded entries; a cone W' whose new entries are a subset of the old
+ * pattern keeps it, with zeros stored where the new values have none (written
+ * straight into the problem's values, no new problem built).
  */
 
 #define MISMATCH CPK_EUNSUP
@@ -46,21 +46,27 @@ static int same_csc_pattern(const cpk_csc *A, const cpk_csc *B)
          memcmp(A->i, B->i, (size_t)A->p[A->n] * sizeof *A->i) == 0;
 }
 
-/* The values of `fresh` on the pattern of `old` into x (zero where fresh has no entry):
- * 0 when fresh has an entry outside old's pattern. Rows are sorted in both. */
-static int scatter_subset(const cpk_csc *old, const cpk_csc *fresh, double *x)
+static int same_array(const void *a, const void *b, size_t n, size_t size)
 {
-  if (old->m != fresh->m || old->n != fresh->n) return 0;
-  for (cpk_int j = 0; j < fresh->n; j++) {
-    cpk_int k = old->p[j];
-    for (cpk_int f = fresh->p[j]; f < fresh->p[j + 1]; f++) {
-      while (k < old->p[j + 1] && old->i[k] < fresh->i[f]) x[k++] = 0.0;
-      if (k == old->p[j + 1] || old->i[k] != fresh->i[f]) return 0;
-      x[k++] = fresh->x[f];
-    }
-    while (k < old->p[j + 1]) x[k++] = 0.0;
-  }
-  return 1;
+  return n == 0 || memcmp(a, b, n * size) == 0;
+}
+
+/* 1 when the chain rule of A emits the same entries in the same order as B's (the
+ * unknowns already agree): which unknowns apply an impulse, the wrenches' rows and M's
+ * pattern (mixed), the blocks of the contact operator (reduced); the models' rows mark
+ * their dependences structurally. The distributed model's influence blocks are not
+ * compared: its updates check every entry instead. */
+static int same_structure(const cpk_varmap *A, const cpk_varmap *B)
+{
+  if (A->influence || B->influence || A->has_B != B->has_B) return 0;
+  for (size_t k = 0; k < A->nvars; k++)
+    if (cvm_var_acts(&A->vars[k]) != cvm_var_acts(&B->vars[k])) return 0;
+  if (A->mixed && !(same_array(A->wptr, B->wptr, A->nc + 1, sizeof *A->wptr) &&
+                    same_array(A->wrow, B->wrow, A->wptr[A->nc], sizeof *A->wrow) &&
+                    same_csc_pattern(A->M, B->M)))
+    return 0;
+  return !A->has_B || (same_array(A->B.ptr, B->B.ptr, A->nc + 1, sizeof *A->B.ptr) &&
+                       same_array(A->B.col, B->B.col, A->B.ptr[A->nc], sizeof *A->B.col));
 }
 
 static int same_values(const double *a, const double *b, size_t n)
@@ -96,6 +102,14 @@ static int update_matrix(cpk_problem *p, const cpk_varmap *C, const double *x)
   return rc;
 }
 
+/* The nonlinear rows' scales (cvm_row_scales) of the new values, as a compile sets
+ * them: the Newton methods' merits read them at every solve. work: n doubles. */
+static int update_row_scale(const cpk_varmap *C, cpk_problem *p, double *work)
+{
+  cvm_row_scales(C, work);
+  return cpk_problem_set_row_scale(p, work) == CPK_EINVAL ? CPK_EBADFUNC : CPK_OK;
+}
+
 /* The box MCP forms: C (new layout) borrows T's pattern to check and evaluate. */
 static int update_mcp(cpk_varmap *C, cpk_varmap *T, cpk_problem *p)
 {
@@ -109,11 +123,12 @@ static int update_mcp(cpk_varmap *C, cpk_varmap *T, cpk_problem *p)
   C->ntrip = T->ntrip;
   double *x = cpk_alloc_array((size_t)C->pattern->p[C->pattern->n] + 1, sizeof *x);
   double *q = cpk_alloc_array(C->n, sizeof *q), *lo = NULL, *hi = NULL;
-  int rc = x && q ? cvm_pattern_values(C, q, x) : CPK_ENOMEM;
+  int rc = x && q ? cvm_pattern_values(C, q, x, !same_structure(C, T)) : CPK_ENOMEM;
   if (!rc) rc = cvm_bounds(C, &lo, &hi);
   if (!rc) rc = update_bounds(p, lo, hi);
   if (!rc && C->affine) rc = update_matrix(p, C, x);
   if (!rc && C->affine) rc = cpk_problem_update_q(p, q) ? CPK_EBADFUNC : CPK_OK;
+  if (!rc && !C->affine) rc = update_row_scale(C, p, q);
   if (rc) { /* T keeps its pattern */
     C->pattern = NULL;
     C->pos = NULL;
@@ -128,34 +143,42 @@ static int update_mcp(cpk_varmap *C, cpk_varmap *T, cpk_problem *p)
   return rc;
 }
 
-/* W' of `fresh` into p: the same dense shape, or a CSC pattern within p's. */
-static int update_cone_matrix(cpk_problem *p, const cpk_problem *fresh)
-{
-  const cpk_matrix *A = p->M, *F = fresh->M;
-  if (A->format != F->format || A->m != F->m || A->n != F->n) return MISMATCH;
-  if (F->format == CPK_MATRIX_DENSE)
-    return cpk_problem_update_matrix_dense(p, F->dense->data, F->dense->tda, 0);
-  double *x = cpk_alloc_array(cpk_matrix_nnz(A) + 1, sizeof *x);
-  int rc = !x ? CPK_ENOMEM
-               : scatter_subset(A->csc, F->csc, x) ? cpk_problem_update_matrix_values(p, x)
-                                                   : MISMATCH;
-  free(x);
-  return rc;
-}
-
-/* The cone form: a new W' and q' (built as a compile does), copied into p when the
- * shapes agree. */
-static int update_cone(cpk_varmap *C, cpk_problem *p)
+/* A dense W': a new cone problem built as a compile does, its W' copied into p. */
+static int update_cone_dense(const cpk_varmap *C, cpk_problem *p)
 {
   cpk_problem *fresh = NULL;
   int rc = cvm_cone_emit(C, &C->options, &fresh);
-  if (!rc && (p->kind != CPK_KIND_FRICTION_CONE || p->n != fresh->n || p->nc != fresh->nc ||
-              p->cone_dim != fresh->cone_dim))
-    rc = MISMATCH;
-  if (!rc) rc = update_cone_matrix(p, fresh);
-  if (!rc) rc = cpk_problem_update_q(p, fresh->q);
-  if (!rc && !same_values(p->mu, fresh->mu, p->nc)) rc = cpk_problem_update_mu(p, fresh->mu);
+  const cpk_matrix *F = rc ? NULL : fresh->M;
+  if (!rc && (F->format != CPK_MATRIX_DENSE || F->m != p->M->m || F->n != p->M->n)) rc = MISMATCH;
+  if (!rc) rc = cpk_problem_update_matrix_dense(p, F->dense->data, F->dense->tda, 0);
   cpk_problem_free(fresh);
+  return rc;
+}
+
+/* The cone form: W' written straight into p's CSC pattern (an entry outside it is a
+ * structural change), or through a new problem when W' is dense; then q' and mu. */
+static int update_cone(cpk_varmap *C, cpk_problem *p)
+{
+  size_t n = C->cone_dim * C->nc;
+  if (p->kind != CPK_KIND_FRICTION_CONE || p->n != n || p->nc != C->nc ||
+      p->cone_dim != C->cone_dim)
+    return MISMATCH;
+  int csc = p->M->format == CPK_MATRIX_CSC;
+  double *x = csc ? cpk_alloc_array(cpk_matrix_nnz(p->M) + 1, sizeof *x) : NULL;
+  double *q = cpk_alloc_array(n, sizeof *q), *mu = cpk_alloc_array(C->nc + 1, sizeof *mu);
+  int rc = !q || !mu || (csc && !x) ? CPK_ENOMEM : CPK_OK;
+  if (!rc && csc) {
+    rc = cvm_cone_scatter(C, p->M->csc, x) == CPK_EUNSUP ? MISMATCH : CPK_OK;
+    if (!rc) rc = cpk_problem_update_matrix_values(p, x);
+  } else if (!rc) {
+    rc = update_cone_dense(C, p);
+  }
+  if (!rc) cvm_cone_vector(C, q, mu);
+  if (!rc) rc = cpk_problem_update_q(p, q);
+  if (!rc && !same_values(p->mu, mu, p->nc)) rc = cpk_problem_update_mu(p, mu);
+  free(x);
+  free(q);
+  free(mu);
   return rc == CPK_EINVAL ? CPK_EBADFUNC : rc;
 }
 

@@ -33,7 +33,8 @@ typedef struct cvm_mass {
   size_t n, nb;
   size_t *start, *off, *block; /* block[r]: the block of row r */
   double *L;
-  int *perm; /* LAPACK's pivots */
+  double *inv; /* blocks of at most 8 rows: their inverses, column-major at inv + off[b] */
+  int *perm;   /* LAPACK's pivots */
   cpk_linsys *ls;
 } cvm_mass;
 int cvm_mass_factor(const cpk_csc *M, cvm_mass **out);
@@ -158,6 +159,10 @@ struct cpk_varmap {
 int cvm_add_var(struct cpk_varmap *C, size_t c, cpk_var_role role, size_t index, double lo,
                 double hi, const double T[4]);
 
+/* 1 when the unknown applies an impulse (T not identically zero): the structural test
+ * of the chain rule's entries, which never looks at the wrenches' or blocks' values. */
+int cvm_var_acts(const cvm_var *v);
+
 /* The generic compile driver used by every model. */
 int cvm_compile(const cpk_contact_system *s, cpk_contact_model model, const cpk_compile_options *o,
                 cvm_setup_fn setup, cvm_rows_fn rows, cpk_problem **problem, cpk_varmap **map,
@@ -165,13 +170,14 @@ int cvm_compile(const cpk_contact_system *s, cpk_contact_model model, const cpk_
 
 /* A map with nothing compiled yet (NULL when out of memory), the layout of system s in
  * it (everything but the pattern and the problem), and for an emitted pattern: q = F(0)
- * (affine models) and the Jacobian's values at 0 on C->pattern (x), CPK_EUNSUP when the
- * entries are not where the pattern puts them (affine models: when one is not in it;
- * the others there stay zero) (compile_update.c). */
+ * (affine models) and the Jacobian's values at 0 on C->pattern (x), CPK_EUNSUP when
+ * there are not as many entries as recorded or (`checked`) one is not where the pattern
+ * puts it; unchecked, the caller has made sure the structure is the recorded one
+ * (compile_update.c). */
 struct cpk_varmap *cvm_varmap_new(cpk_contact_model model, const cpk_compile_options *o,
                                   cvm_setup_fn setup, cvm_rows_fn rows);
 int cvm_compile_layout(struct cpk_varmap *C, const cpk_contact_system *s, cpk_error *err);
-int cvm_pattern_values(struct cpk_varmap *C, double *q, double *x);
+int cvm_pattern_values(struct cpk_varmap *C, double *q, double *x, int checked);
 /* The bounds of the unknowns (allocated). */
 int cvm_bounds(const struct cpk_varmap *C, double **lo, double **hi);
 
@@ -180,6 +186,10 @@ int cvm_bounds(const struct cpk_varmap *C, double **lo, double **hi);
 int cvm_cone_setup(struct cpk_varmap *C, const cpk_contact_system *s, const cpk_compile_options *o,
                    cpk_error *err);
 int cvm_cone_emit(const struct cpk_varmap *C, const cpk_compile_options *o, cpk_problem **p);
+/* For an update in place: W' of C on the CSC pattern P into x (P's order, zeros where
+ * W' has no entry; CPK_EUNSUP when an entry falls outside P), and q', mu. */
+int cvm_cone_scatter(const struct cpk_varmap *C, const cpk_csc *P, double *x);
+void cvm_cone_vector(const struct cpk_varmap *C, double *q, double *mu);
 /* Slip speed of contact c at h = 0 from its start velocity (0 when mu = 0 or rolling),
  * and the impulse of a unit normal impulse of such a sliding contact (seed 000 eq. (2)). */
 double cvm_start_slip(const cvm_contact *cc, double rolling_tol);

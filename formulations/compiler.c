@@ -17,31 +17,17 @@ struct cvm_emitter {
   size_t limit;
   int failed;
   const cpk_csc *verify; /* when set, every entry must fall where the pattern puts it */
-  int lookup;            /* with verify: find each entry in it instead (a subset will do) */
   int mismatch;
 };
 
-/* Position of entry (row, col) in pattern P, or -1 (rows sorted in each column). */
-static long find_entry(const cpk_csc *P, size_t row, size_t col)
-{
-  cpk_int lo = P->p[col], hi = P->p[col + 1];
-  while (lo < hi) {
-    cpk_int mid = lo + (hi - lo) / 2;
-    if (P->i[mid] < (cpk_int)row)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo < P->p[col + 1] && P->i[lo] == (cpk_int)row ? (long)lo : -1;
-}
-
 /* 1 when position k of pattern P is entry (row, col). */
-static int in_pattern(const cpk_csc *P, size_t k, size_t row, size_t col)
+static inline int in_pattern(const cpk_csc *P, size_t k, size_t row, size_t col)
 {
   return (cpk_int)k >= P->p[col] && (cpk_int)k < P->p[col + 1] && P->i[k] == (cpk_int)row;
 }
 
-static void emit(cvm_emitter *e, size_t row, size_t col, double value)
+/* Recording, an entry past the recorded ones, or one out of place. */
+static void emit_slow(cvm_emitter *e, size_t row, size_t col)
 {
   if (e->record) {
     if (e->count == e->cap) {
@@ -58,25 +44,26 @@ static void emit(cvm_emitter *e, size_t row, size_t col, double value)
     }
     e->ti[e->count] = (cpk_int)row;
     e->tj[e->count] = (cpk_int)col;
-  } else if (e->lookup) { /* where the recorded order puts it, else searched */
-    long k = e->count < e->limit && in_pattern(e->verify, e->pos[e->count], row, col)
-                 ? (long)e->pos[e->count]
-                 : find_entry(e->verify, row, col);
-    if (k < 0)
-      e->mismatch = e->failed = 1;
-    else
-      e->x[k] += value;
-  } else if (e->count < e->limit) {
-    size_t k = e->pos[e->count];
-    if (e->verify && !in_pattern(e->verify, k, row, col))
-      e->mismatch = e->failed = 1;
-    else
-      e->x[k] += value;
   } else {
     e->mismatch = 1;
     e->failed = 1;
   }
   e->count++;
+}
+
+/* The hot path of every compile and update (10^4 entries a step on the tripod's LCP):
+ * inline, the value added where the recorded order puts it. */
+static inline void emit(cvm_emitter *e, size_t row, size_t col, double value)
+{
+  if (!e->record && e->count < e->limit) {
+    size_t k = e->pos[e->count];
+    if (!e->verify || in_pattern(e->verify, k, row, col)) {
+      e->x[k] += value;
+      e->count++;
+      return;
+    }
+  }
+  emit_slow(e, row, col);
 }
 
 void cvm_partial(cvm_rowctx *x, size_t row, size_t var, double value)
@@ -115,6 +102,11 @@ int cvm_add_var(cpk_varmap *C, size_t c, cpk_var_role role, size_t index, double
   for (int a = 0; a < 4; a++) v->T[a] = T ? T[a] : 0.0;
   C->cc[c].m++;
   return CPK_OK;
+}
+
+int cvm_var_acts(const cvm_var *v)
+{
+  return v->T[0] != 0.0 || v->T[1] != 0.0 || v->T[2] != 0.0 || v->T[3] != 0.0;
 }
 
 /* ---- evaluation ------------------------------------------------------- */
@@ -159,36 +151,60 @@ static void momentum_rows(const cpk_varmap *C, const double *z, double *f, cvm_e
   for (size_t c = 0; c < C->nc; c++)
     for (size_t k = C->wptr[c]; k < C->wptr[c + 1]; k++)
       for (int a = 0; a < 4; a++) f[C->wrow[k]] -= C->wval[4 * k + a] * C->P[4 * c + a];
+  /* Structural entries: a wrench row k of contact c and an unknown l whose impulse is
+   * not identically zero, whatever the wrench's values (an entry that is exactly zero
+   * at one pose and not at the next would change the pattern, and force a compile). */
   for (size_t c = 0; em && c < C->nc; c++)
-    for (size_t l = C->cc[c].first; l < C->cc[c].first + C->cc[c].m; l++)
+    for (size_t l = C->cc[c].first; l < C->cc[c].first + C->cc[c].m; l++) {
+      if (!cvm_var_acts(&C->vars[l])) continue;
       for (size_t k = C->wptr[c]; k < C->wptr[c + 1]; k++) {
         double v = 0.0;
-        int st = 0;
-        for (int a = 0; a < 4; a++)
-          if (C->wval[4 * k + a] != 0.0 && C->vars[l].T[a] != 0.0) {
-            st = 1;
-            v -= C->wval[4 * k + a] * C->vars[l].T[a];
-          }
-        if (st) emit(em, (size_t)C->wrow[k], C->gidx[l], v);
+        for (int a = 0; a < 4; a++) v -= C->wval[4 * k + a] * C->vars[l].T[a];
+        emit(em, (size_t)C->wrow[k], C->gidx[l], v);
       }
+    }
 }
 
-/* d(row)/dU expanded through U_c = J_c^T v (mixed form). */
+/* d(row)/dU expanded through U_c = J_c^T v (mixed form): every wrench row of c for a row
+ * that depends on U at all (structural, as in momentum_rows). */
 static void expand_mixed(const cpk_varmap *C, size_t c, const cvm_rowctx *x, cvm_emitter *em)
 {
   for (size_t k = 0; k < x->cc->m; k++) {
     if (!x->umask[k]) continue;
     for (size_t e = C->wptr[c]; e < C->wptr[c + 1]; e++) {
       double v = 0.0;
-      int st = 0;
       for (int a = 0; a < 4; a++)
-        if ((x->umask[k] >> a & 1) && C->wval[4 * e + a] != 0.0) {
-          st = 1;
-          v += x->dfdU[4 * k + a] * C->wval[4 * e + a];
-        }
-      if (st) emit(em, x->g[k], (size_t)C->wrow[e], v);
+        if (x->umask[k] >> a & 1) v += x->dfdU[4 * k + a] * C->wval[4 * e + a];
+      emit(em, x->g[k], (size_t)C->wrow[e], v);
     }
   }
+}
+
+/* dfdU row k (0 outside umask: mask_partials) times the column's contact velocity BT. */
+static inline double row_dot(const cvm_rowctx *x, size_t k, const double BT[4])
+{
+  double v = 0.0;
+  for (int a = 0; a < 4; a++) v += x->dfdU[4 * k + a] * BT[a];
+  return v;
+}
+
+/* The entries of column `col` in the rows of x's contact: written straight into the
+ * values when they are placed unchecked (an update's hot loop: 10^4 entries a step on
+ * the tripod's LCP), else emitted one by one. */
+static void expand_column(cvm_emitter *em, const cvm_rowctx *x, size_t col, const double BT[4])
+{
+  size_t m = x->cc->m;
+  if (!em->record && !em->verify && em->count <= em->limit && m <= em->limit - em->count) {
+    double *X = em->x;
+    const size_t *pos = em->pos + em->count;
+    size_t e = 0;
+    for (size_t k = 0; k < m; k++)
+      if (x->umask[k]) X[pos[e++]] += row_dot(x, k, BT);
+    em->count += e;
+    return;
+  }
+  for (size_t k = 0; k < m; k++)
+    if (x->umask[k]) emit(em, x->g[k], col, row_dot(x, k, BT));
 }
 
 /* d(row)/dU expanded through U_c = sum_j A_cj T_j z_j (reduced form). */
@@ -198,24 +214,24 @@ static void expand_reduced(const cpk_varmap *C, size_t c, const cvm_rowctx *x, c
     const cvm_contact *cj = &C->cc[C->B.col[bk]];
     const double *blk = C->B.val + 16 * bk;
     for (size_t l = cj->first; l < cj->first + cj->m; l++) {
+      /* structural: a block present and an impulse not identically zero, whatever the
+       * block's values (so the pattern stays fixed while the contact set does) */
+      if (!cvm_var_acts(&C->vars[l])) continue;
       double BT[4] = {0, 0, 0, 0};
-      unsigned st = 0;
       for (int a = 0; a < 4; a++)
-        for (int b = 0; b < 4; b++)
-          if (blk[4 * a + b] != 0.0 && C->vars[l].T[b] != 0.0) {
-            BT[a] += blk[4 * a + b] * C->vars[l].T[b];
-            st |= 1u << a;
-          }
-      if (!st) continue;
-      for (size_t k = 0; k < x->cc->m; k++) {
-        if (!(x->umask[k] & st)) continue;
-        double v = 0.0;
-        for (int a = 0; a < 4; a++)
-          if (x->umask[k] >> a & 1) v += x->dfdU[4 * k + a] * BT[a];
-        emit(em, x->g[k], C->gidx[l], v);
-      }
+        for (int b = 0; b < 4; b++) BT[a] += blk[4 * a + b] * C->vars[l].T[b];
+      expand_column(em, x, C->gidx[l], BT);
     }
   }
+}
+
+/* The partials outside a row's structural mask set to 0, so the chain rule's inner
+ * loops need no test per component (the same sums: those terms were skipped). */
+static void mask_partials(const cvm_rowctx *x)
+{
+  for (size_t k = 0; k < x->cc->m; k++)
+    for (int a = 0; a < 4; a++)
+      if (!(x->umask[k] >> a & 1)) x->dfdU[4 * k + a] = 0.0;
 }
 
 /* F(z) into f and, when em is given, the Jacobian entries in their fixed order. */
@@ -233,6 +249,7 @@ static int assemble(cpk_varmap *C, const double *z, double *f, cvm_emitter *em)
     if (rc) return rc;
     for (size_t k = 0; em && k < cc->m; k++)
       emit(em, x.g[k], x.g[k], 0.0); /* structural diagonal */
+    if (em) mask_partials(&x);
     for (size_t k = 0; k < cc->m; k++) f[x.g[k]] = C->floc[k];
     if (em && C->mixed)
       expand_mixed(C, c, &x, em);
@@ -251,25 +268,20 @@ static int nl_function(const double *z, double *f, void *params)
   return assemble(params, z, f, NULL);
 }
 
-/* How jacobian_into places the entries: in the recorded order (trusted, or checked
- * entry by entry), or each looked up in the pattern (an emission that skips entries
- * the pattern has leaves zeros there). */
-enum { PLACE_TRUSTED, PLACE_CHECKED, PLACE_LOOKUP };
-
-/* F(z) into f and the Jacobian's values into x (the pattern's order). *mismatch: the
- * entries are not the ones the pattern was recorded from (PLACE_LOOKUP: not in it). */
-static int jacobian_into(cpk_varmap *C, const double *z, double *f, double *x, int place,
+/* F(z) into f and the Jacobian's values into x (the pattern's order), each entry where
+ * the recorded order puts it; `checked`: each one verified to be the entry recorded
+ * there. *mismatch: the entries are not the ones the pattern was recorded from. */
+static int jacobian_into(cpk_varmap *C, const double *z, double *f, double *x, int checked,
                          int *mismatch)
 {
   cvm_emitter em = {0};
   em.pos = C->pos;
   em.x = x;
   em.limit = C->ntrip;
-  em.verify = place != PLACE_TRUSTED ? C->pattern : NULL;
-  em.lookup = place == PLACE_LOOKUP;
+  em.verify = checked ? C->pattern : NULL;
   memset(x, 0, (size_t)C->pattern->p[C->pattern->n] * sizeof *x);
   int rc = assemble(C, z, f, &em);
-  *mismatch = em.mismatch || (!em.lookup && em.count != C->ntrip);
+  *mismatch = em.mismatch || em.count != C->ntrip;
   return rc == CPK_EUNSUP ? CPK_OK : rc;
 }
 
@@ -277,22 +289,22 @@ static int nl_jacobian(const double *z, cpk_csc *J, void *params)
 {
   cpk_varmap *C = params;
   int mismatch;
-  int rc = jacobian_into(C, z, C->fwork, J->x, PLACE_TRUSTED, &mismatch);
+  int rc = jacobian_into(C, z, C->fwork, J->x, 0, &mismatch);
   if (!rc && mismatch) rc = CPK_EBADFUNC;
   return rc;
 }
 
-int cvm_pattern_values(cpk_varmap *C, double *q, double *x)
+int cvm_pattern_values(cpk_varmap *C, double *q, double *x, int checked)
 {
   int mismatch;
   double *z = cpk_calloc_array(C->n, sizeof *z);
   if (!z) return CPK_ENOMEM;
-  /* An affine problem's M may keep zeros where the new values have none; a nonlinear
-   * problem's Jacobian callback needs the recorded order itself. */
-  int rc = jacobian_into(C, z, C->fwork, x, C->affine ? PLACE_LOOKUP : PLACE_CHECKED, &mismatch);
+  /* The entries are structural (never skipped on a value that happens to be zero), so
+   * the same structure emits the recorded sequence. */
+  int rc = jacobian_into(C, z, C->fwork, x, checked, &mismatch);
   if (rc == CPK_EBADFUNC && !C->affine) rc = CPK_OK; /* as record_pattern: F(0) may be odd */
   if (!rc && mismatch) rc = CPK_EUNSUP;
-  if (!rc && C->affine) rc = assemble(C, z, q, NULL);
+  if (!rc && C->affine) memcpy(q, C->fwork, C->n * sizeof *q); /* F(0), checked finite */
   free(z);
   return rc;
 }

@@ -103,7 +103,7 @@ static int cone_block(const cpk_varmap *C, size_t c, size_t bk, trip *t, double 
   const cvm_contact *ci = &C->cc[c], *cj = &C->cc[j];
   for (size_t b = 0; b < d; b++) {
     const double *T = C->vars[cj->first + b].T;
-    int used = T[0] != 0.0 || T[1] != 0.0 || T[2] != 0.0 || T[3] != 0.0;
+    int used = cvm_var_acts(&C->vars[cj->first + b]);
     for (size_t a = 0; a < d; a++) {
       double v = 0.0;
       for (int k = 0; k < 4; k++) v += blk[4 * a + k] * T[k];
@@ -127,20 +127,66 @@ static int decoupled_twist(const cpk_varmap *C, size_t c, double diag_n, trip *t
   return trip_push(t, 4 * c + 3, 4 * c + 3, diag_n > 0 ? diag_n : 1.0);
 }
 
-static int cone_matrix(const cpk_varmap *C, int dense, cpk_matrix **W)
+static void trip_free(trip *t)
 {
-  trip t = {0};
-  size_t n = C->cone_dim * C->nc, cap;
+  free(t->i);
+  free(t->j);
+  free(t->x);
+}
+
+/* The entries of W' as triplets (duplicates none, any order). */
+static int cone_triplets(const cpk_varmap *C, trip *t)
+{
+  size_t cap;
   int rc = cpk_size_mul(C->B.ptr[C->nc], C->cone_dim * C->cone_dim, &cap) ||
                    cap > SIZE_MAX - C->nc
                ? CPK_EOVERFLOW
-               : trip_alloc(&t, cap + C->nc + 1);
+               : trip_alloc(t, cap + C->nc + 1);
   for (size_t c = 0; !rc && c < C->nc; c++) {
     double diag_n = 0.0;
     for (size_t bk = C->B.ptr[c]; !rc && bk < C->B.ptr[c + 1]; bk++)
-      rc = cone_block(C, c, bk, &t, &diag_n);
-    if (!rc) rc = decoupled_twist(C, c, diag_n, &t);
+      rc = cone_block(C, c, bk, t, &diag_n);
+    if (!rc) rc = decoupled_twist(C, c, diag_n, t);
   }
+  return rc;
+}
+
+/* Position of entry (row, col) in P, or -1 (rows sorted in each column). */
+static long csc_find(const cpk_csc *P, cpk_int row, cpk_int col)
+{
+  cpk_int lo = P->p[col], hi = P->p[col + 1];
+  while (lo < hi) {
+    cpk_int mid = lo + (hi - lo) / 2;
+    if (P->i[mid] < row)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < P->p[col + 1] && P->i[lo] == row ? (long)lo : -1;
+}
+
+int cvm_cone_scatter(const cpk_varmap *C, const cpk_csc *P, double *x)
+{
+  trip t = {0};
+  size_t n = C->cone_dim * C->nc;
+  int rc = (size_t)P->m != n || (size_t)P->n != n ? CPK_EUNSUP : cone_triplets(C, &t);
+  if (!rc) memset(x, 0, (size_t)P->p[P->n] * sizeof *x);
+  for (size_t k = 0; !rc && k < t.n; k++) {
+    long at = csc_find(P, t.i[k], t.j[k]);
+    if (at < 0)
+      rc = CPK_EUNSUP;
+    else
+      x[at] += t.x[k];
+  }
+  trip_free(&t);
+  return rc;
+}
+
+static int cone_matrix(const cpk_varmap *C, int dense, cpk_matrix **W)
+{
+  trip t = {0};
+  size_t n = C->cone_dim * C->nc;
+  int rc = cone_triplets(C, &t);
   if (!rc) rc = cpk_matrix_from_triplets(n, n, t.n, t.i, t.j, t.x, W);
   if (!rc && dense) {
     cpk_matrix *D = NULL;
@@ -151,15 +197,13 @@ static int cone_matrix(const cpk_varmap *C, int dense, cpk_matrix **W)
     cpk_matrix_free(*W);
     *W = D;
   }
-  free(t.i);
-  free(t.j);
-  free(t.x);
+  trip_free(&t);
   return rc;
 }
 
 /* q' = S b, the gap psi / h on the normal row (h > 0; at h = 0 the normal row is the
  * acceleration, as in the NCP rows). */
-static void cone_vector(const cpk_varmap *C, double *q, double *mu)
+void cvm_cone_vector(const cpk_varmap *C, double *q, double *mu)
 {
   size_t d = C->cone_dim;
   for (size_t c = 0; c < C->nc; c++) {
@@ -177,7 +221,7 @@ int cvm_cone_emit(const cpk_varmap *C, const cpk_compile_options *o, cpk_problem
   double *q = cpk_alloc_array(n, sizeof *q), *mu = cpk_alloc_array(C->nc, sizeof *mu);
   int rc = q && mu ? cone_matrix(C, o->dense, &W) : CPK_ENOMEM;
   if (!rc) {
-    cone_vector(C, q, mu);
+    cvm_cone_vector(C, q, mu);
     rc = cpk_problem_alloc_friction_cone(W, q, C->cone_dim, mu, p);
   }
   cpk_matrix_free(W);

@@ -118,16 +118,13 @@ void cvm_influence_expand(const cpk_varmap *C, size_t c, cvm_rowctx *x)
     const cvm_contact *cj = &C->cc[G->col[bk]];
     const double *blk = G->val + 9 * bk;
     for (size_t l = cj->first; l < cj->first + cj->m; l++) {
+      /* structural, as the compiler's chain rule: not on the block's values */
+      if (!cvm_var_acts(&C->vars[l])) continue;
       double GT[3] = {0, 0, 0};
-      unsigned st = 0;
       for (int a = 0; a < 3; a++)
-        for (int b = 0; b < 3; b++)
-          if (blk[3 * a + b] != 0.0 && C->vars[l].T[b] != 0.0) {
-            GT[a] += blk[3 * a + b] * C->vars[l].T[b] * s2;
-            st |= 1u << a;
-          }
-      for (size_t k = 0; st && k < x->cc->m; k++) {
-        if (!(x->umask[k] & st)) continue;
+        for (int b = 0; b < 3; b++) GT[a] += blk[3 * a + b] * C->vars[l].T[b] * s2;
+      for (size_t k = 0; k < x->cc->m; k++) {
+        if (!(x->umask[k] & 7u)) continue;
         double v = 0.0;
         for (int a = 0; a < 3; a++)
           if (x->umask[k] >> a & 1) v += x->dfdU[4 * k + a] * GT[a];

@@ -98,7 +98,7 @@ static void spring_rows(cvm_rowctx *x)
     double f = -cc->Cdprev[a];
     for (int b = 0; b < 3; b++) {
       f += cc->S[3 * a + b] * CVM_Z(x, kd + b);
-      if (cc->S[3 * a + b] != 0.0) cvm_partial(x, kd + a, kd + b, cc->S[3 * a + b]);
+      cvm_partial(x, kd + a, kd + b, cc->S[3 * a + b]); /* structural: zeros too */
     }
     if (kp[a] != (size_t)-1) {
       f -= CVM_Z(x, kp[a]);

@@ -20,6 +20,10 @@ void dgetrs_(const char *trans, const int *n, const int *nrhs, const double *a, 
 
 /* Largest diagonal block factored densely; larger coupled groups go to UMFPACK. */
 #define MASS_BLOCK_MAX 64
+/* Largest block also kept as its inverse: a rigid body's blocks (1, 1, 1 and 3) are
+ * solved many times a step (four wrench columns per contact), and LAPACK's call
+ * costs far more than a 3 x 3 product there. */
+#define MASS_INVERSE_MAX 8
 
 /* Contiguous diagonal blocks of M: start[b] .. start[b + 1] - 1. 0 when an entry
  * couples two such ranges, or a block is larger than MASS_BLOCK_MAX. */
@@ -42,6 +46,26 @@ static int find_blocks(const cpk_csc *M, cvm_mass *F)
   }
   F->start[F->nb] = n;
   return 1;
+}
+
+/* The inverse of every block of at most MASS_INVERSE_MAX rows from its LU factors
+ * (LAPACK solves with the identity's columns): column-major, inv[off + i + j len] = (M_b^-1)_ij. */
+static int invert_small_blocks(cvm_mass *F, size_t total)
+{
+  F->inv = cpk_calloc_array(total + 1, sizeof *F->inv);
+  if (!F->inv) return CPK_ENOMEM;
+  for (size_t b = 0; b < F->nb; b++) {
+    int len = (int)(F->start[b + 1] - F->start[b]), one = 1, info = 0;
+    double *X = F->inv + F->off[b];
+    if (len > MASS_INVERSE_MAX) continue;
+    for (int j = 0; j < len && !info; j++) { /* one column a call: OpenBLAS threads several */
+      X[j + j * len] = 1.0;
+      dgetrs_("T", &len, &one, F->L + F->off[b], &len, F->perm + F->start[b], X + j * len, &len,
+              &info, 1);
+    }
+    if (info != 0) return CPK_ESINGULAR;
+  }
+  return CPK_OK;
 }
 
 /* LU factors of each block (LAPACK, partial pivoting: a diagonal block divides exactly,
@@ -69,7 +93,7 @@ static int factor_blocks(const cpk_csc *M, cvm_mass *F)
     dgetrf_(&len, &len, F->L + F->off[b], &len, F->perm + F->start[b], &info);
     if (info != 0) return CPK_ESINGULAR;
   }
-  return CPK_OK;
+  return invert_small_blocks(F, total);
 }
 
 static int factor_sparse(const cpk_csc *M, cvm_mass *F)
@@ -93,7 +117,8 @@ int cvm_mass_factor(const cpk_csc *M, cvm_mass **out)
   if (!rc) rc = find_blocks(M, F) ? factor_blocks(M, F) : factor_sparse(M, F);
   if (rc == CPK_ESINGULAR && !F->ls) { /* UMFPACK says so, with its own message path */
     free(F->L);
-    F->L = NULL;
+    free(F->inv);
+    F->L = F->inv = NULL;
     rc = factor_sparse(M, F);
   }
   if (rc) {
@@ -111,6 +136,7 @@ void cvm_mass_free(cvm_mass *F)
   free(F->off);
   free(F->block);
   free(F->L);
+  free(F->inv);
   free(F->perm);
   cpk_linsys_free(F->ls);
   free(F);
@@ -119,6 +145,16 @@ void cvm_mass_free(cvm_mass *F)
 void cvm_mass_solve_block(const cvm_mass *F, size_t b, double *x)
 {
   int len = (int)(F->start[b + 1] - F->start[b]), one = 1, info = 0;
+  if (len <= MASS_INVERSE_MAX) {
+    const double *X = F->inv + F->off[b];
+    double y[MASS_INVERSE_MAX], *xb = x + F->start[b];
+    for (int i = 0; i < len; i++) {
+      y[i] = 0.0;
+      for (int j = 0; j < len; j++) y[i] += X[i + j * len] * xb[j];
+    }
+    memcpy(xb, y, (size_t)len * sizeof *y);
+    return;
+  }
   dgetrs_("T", &len, &one, F->L + F->off[b], &len, F->perm + F->start[b], x + F->start[b], &len,
           &info, 1);
 }

@@ -21,25 +21,41 @@ static int rigid_normal(cpk_contact_model m)
 
 typedef struct figures {
   double normal, cone, dissipation;
+  int normal_kind; /* which normal condition gave `normal` (normal_text) */
+  double gap;
   char what[120];
 } figures;
 
+/* The normal figure: the negative impulse, else (rigid normal rows) the penetrating
+ * velocity or an impulse while separating, whichever fails most. Only numbers: the
+ * text is written when the contact fails (normal_text), not on every check of a step. */
 static void normal_figure(const cpk_varmap *m, const cvm_contact *cc, const double *P,
                           const double *U, double ps, double vs, figures *f)
 {
   double g = U[0] + (m->h > 0 ? cc->psi / m->h : 0.0);
   f->normal = -P[0] / ps;
-  snprintf(f->what, sizeof f->what, "negative normal impulse %.3g", P[0]);
+  f->normal_kind = 0;
+  f->gap = g;
   if (!rigid_normal(m->model)) return;
   double pen = -g / vs, both = fmin(P[0] / ps, g / vs);
   if (pen > f->normal) {
     f->normal = pen;
-    snprintf(f->what, sizeof f->what, "normal velocity %.3g into the surface", g);
+    f->normal_kind = 1;
   }
   if (both > f->normal) {
     f->normal = both;
-    snprintf(f->what, sizeof f->what, "normal impulse %.3g while separating at %.3g", P[0], g);
+    f->normal_kind = 2;
   }
+}
+
+static void normal_text(const figures *f, double pn, char *what, size_t size)
+{
+  if (f->normal_kind == 1)
+    snprintf(what, size, "normal velocity %.3g into the surface", f->gap);
+  else if (f->normal_kind == 2)
+    snprintf(what, size, "normal impulse %.3g while separating at %.3g", pn, f->gap);
+  else
+    snprintf(what, size, "negative normal impulse %.3g", pn);
 }
 
 /* The friction set |E^-1 P_F| <= mu P_n and, when slipping, P_F = -mu P_n E^2 U_F / |E U_F|. */
@@ -121,7 +137,7 @@ static void judge(const cpk_varmap *m, const double *P, const double *U, double 
   double worst = tol;
   for (size_t c = 0; c < m->nc; c++) {
     const cvm_contact *cc = &m->cc[c];
-    figures f = {0, 0, 0, ""};
+    figures f = {0, 0, 0, 0, 0, ""};
     normal_figure(m, cc, P + 4 * c, U + 4 * c, out->pscale, out->vscale, &f);
     if (ellipsoid_model(m->model))
       friction_figures(cc, P + 4 * c, U + 4 * c, out->pscale, tol * out->vscale, &f);
@@ -139,6 +155,8 @@ static void judge(const cpk_varmap *m, const double *P, const double *U, double 
         snprintf(f.what, sizeof f.what, "friction (%.3g, %.3g, %.3g) not opposite to the slip "
                  "(%.3g, %.3g, %.3g)", P[4 * c + 1], P[4 * c + 2], P[4 * c + 3], U[4 * c + 1],
                  U[4 * c + 2], U[4 * c + 3]);
+      else
+        normal_text(&f, P[4 * c], f.what, sizeof f.what);
       snprintf(out->message, sizeof out->message, "contact %zu (1-based): %s (%.2g relative)", c + 1,
                f.what, fw);
     }

@@ -199,7 +199,9 @@ static int first_attempt(cpk_world *w, const cpk_problem *p, const cpk_settings 
   cpk_solver *s;
   if (p != w->cache.prob || !T) return cpk_solve(p, solver, set, r, err);
   int rc = sim_cache_solver(&w->cache, T, set, set->z0, &s, err);
-  return rc ? rc : cpk_solver_solve(s, r, err);
+  if (!rc) rc = cpk_solver_solve(s, r, err);
+  sim_cache_solved(&w->cache, !rc && r->status == CPK_STATUS_SOLVED);
+  return rc;
 }
 
 int sim_solve(cpk_world *w, const cpk_problem *p, const double *z0, const char *solver, size_t n,

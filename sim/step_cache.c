@@ -39,6 +39,22 @@ void sim_cache_drop(sim_cache *k)
   k->n = 0;
 }
 
+/*
+ * Lemke bound across steps on an affine problem starts from its last basis
+ * (settings.resolve.warm) rather than from the stepper's point: the basis says
+ * exactly which unknowns were active, where the point is rebuilt from four
+ * remembered impulse components per contact, which with 32 friction directions
+ * leaves the directions carrying the friction to a guess. On the tripod's LCP:
+ * 0.4 pivots a step instead of 2.7, the same trajectory. The stepper's point
+ * still starts the first solve and any solve after a failed one.
+ */
+static int keeps_own_start(const cpk_solver_type *T, const cpk_problem *p)
+{
+  return (p->kind == CPK_KIND_LCP || p->kind == CPK_KIND_AFFINE_MCP) && !strcmp(T->name, "lemke");
+}
+
+void sim_cache_solved(sim_cache *k, int solved) { k->solved = solved; }
+
 int sim_cache_solver(sim_cache *k, const cpk_solver_type *T, const cpk_settings *s,
                      const double *z0, cpk_solver **out, cpk_error *err)
 {
@@ -46,7 +62,7 @@ int sim_cache_solver(sim_cache *k, const cpk_solver_type *T, const cpk_settings 
   /* Every solver follows the problem's change counters (solvers/resolve.c: in place, or the
      driver rebuilds its state), so one bound instance serves while the cache's problem lives. */
   if (k->solver && cpk_solver_type_of(k->solver) == T && k->solver_bounds == k->prob->rev.bounds) {
-    int rc = cpk_solver_set_warm_start(k->solver, z0, NULL);
+    int rc = cpk_solver_set_warm_start(k->solver, k->own_start && k->solved ? NULL : z0, NULL);
     if (rc) return cpk_error_set(err, rc, "warm start: %s", cpk_strerror(rc));
     *out = k->solver;
     return CPK_OK;
@@ -55,7 +71,10 @@ int sim_cache_solver(sim_cache *k, const cpk_solver_type *T, const cpk_settings 
   k->solver = NULL;
   cpk_settings set = *s;
   set.z0 = z0;
-  set.resolve.warm = 0; /* the stepper gives its own start every step (its warm_start setting) */
+  k->own_start = keeps_own_start(T, k->prob);
+  k->solved = 0;
+  /* else the stepper gives its own start every step (its warm_start setting) */
+  set.resolve.warm = k->own_start;
   int rc = cpk_solver_alloc(T, k->prob, &set, &k->solver, err);
   if (rc) return rc;
   k->solver_bounds = k->prob->rev.bounds;

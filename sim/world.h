@@ -40,6 +40,8 @@ typedef struct sim_cache {
   cpk_varmap *map;
   cpk_solver *solver;           /* bound to prob, or NULL */
   unsigned long solver_bounds;  /* prob->rev.bounds when the solver was bound */
+  int own_start;                /* the bound solver re-solves from its own last basis */
+  int solved;                   /* its last solve succeeded (sim_cache_solved) */
   cpk_result *res;
   long compiles, updates;       /* full compiles and in-place updates so far */
 } sim_cache;
@@ -85,6 +87,8 @@ void sim_cache_drop(sim_cache *k);
  * the one kept from the last step when it may be re-solved, else bound anew. */
 int sim_cache_solver(sim_cache *k, const cpk_solver_type *T, const cpk_settings *s,
                      const double *z0, cpk_solver **out, cpk_error *err);
+/* Whether the cache solver's last solve succeeded (its own start is then good). */
+void sim_cache_solved(sim_cache *k, int solved);
 /* Room for n contacts of a step and their memory; on failure the world keeps
  * its arrays (and what they hold) unchanged. */
 int sim_reserve_contacts(cpk_world *w, size_t n);

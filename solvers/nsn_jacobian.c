@@ -123,8 +123,10 @@ static double sym_norm(const double *blk, size_t d, size_t off)
         w[a] += 0.5 * (blk[(a + off) * d + b + off] + blk[(b + off) * d + a + off]) * v[b];
       s += w[a] * w[a];
     }
+    double prev = lam;
     lam = sqrt(s);
     if (!(lam > 0.0) || !isfinite(lam)) return lam;
+    if (fabs(lam - prev) <= 1e-13 * lam) break; /* a step's re-solve calls this every time */
     for (size_t a = 0; a < m; a++) v[a] = w[a] / lam;
   }
   return lam;

@@ -189,9 +189,8 @@ static cpk_world *balls(const char *model, const char *solver, int reuse)
   return w;
 }
 
-/* expect_updates: the problem is updated in place on most steps (a nonlinear mixed
- * problem's Jacobian pattern follows zeros of the wrenches, so it is compiled anew
- * when they move). */
+/* expect_updates: the problem is updated in place on most steps (every form's pattern
+ * is structural: it changes only with the contact set). */
 static void same_trajectory(const char *model, const char *solver, double tol, int expect_updates)
 {
   cpk_world *a = balls(model, solver, 1), *b = balls(model, solver, 0);
@@ -375,9 +374,12 @@ int main(void)
   random_scene(3, 300, 5, 1e6);  /* far from the origin */
   random_scene(4, 150, 1e-3, 0); /* all in one cell */
   unsupported_far();
-  same_trajectory("polyhedral", "lemke", 1e-9, 1);
+  /* Kept across steps, Lemke starts from its last basis (sim/step_cache.c), compiled
+   * anew from the stepper's point: another pivot path to the same solution, up to the
+   * solves' rounding, which 200 steps of sliding and sticking carry to about 6e-9. */
+  same_trajectory("polyhedral", "lemke", 1e-8, 1);
   same_trajectory("point-coulomb", "", 1e-9, 1);
-  same_trajectory("point-coulomb", "ipm", 1e-9, 0);
+  same_trajectory("point-coulomb", "ipm", 1e-9, 1);
   update_vs_compile("polyhedral", CPK_FORM_AUTO, 0);
   update_vs_compile("polyhedral", CPK_FORM_MIXED, 1);
   update_vs_compile("point-coulomb", CPK_FORM_AUTO, 1);

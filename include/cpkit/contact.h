@@ -330,11 +330,10 @@ CPK_API int cpk_compile(const cpk_contact_system *s, const char *model,
  * with the cpk_problem_update_* functions, so a solver bound to the problem sees them
  * through its change counters, and the map then describes s; the pattern is neither
  * recorded nor sorted again, which is what makes a time-stepper's step cheap. The
- * values are those cpk_compile would give; an LCP/affine M or a cone W whose new
- * non-zeros fall within the old pattern keeps it, with zeros stored where the new
- * values have none (a nonlinear Jacobian must have exactly the old pattern). The
- * reduced and cone forms' patterns depend on which contacts share a body; the mixed
- * forms' also on exact zeros of the wrenches, so a pose can change them.
+ * values are those cpk_compile would give. The patterns are structural: they depend on
+ * the unknowns, on which bodies' velocities each contact's wrenches touch (mixed forms),
+ * on which contacts share a body (reduced and cone forms) and on M's pattern, never on
+ * a value that happens to be zero, so a time-stepper's pose does not change them.
  * CPK_EUNSUP when the structure differs:
  * problem and map are then unchanged (compile anew); other errors as cpk_compile,
  * after which the problem and map may hold a mix of old and new values (free them).
