@@ -49,6 +49,7 @@ typedef struct findex_state {
   lemke_box box;    /* lemke on a small dense problem: principal pivoting in p's unknowns first */
   int use_box;
   int enc_basis;    /* r->basis is the encoded basis of the last solve (the box did not answer it) */
+  double reg;       /* the encoding holds M + reg I (lemke's path before the box polishes, findex_solve) */
 } findex_state;
 
 int cpk_findex_native(const cpk_solver_type *T) { return T == cpk_solver_pgs; }
@@ -128,6 +129,19 @@ static void fill_matrix(findex_state *F, const cpk_problem *p)
     s.pos = F->pos;
   }
   emit_all(F, p, &s);
+  if (F->reg > 0.0 && E->format == CPK_MATRIX_DENSE) { /* M + reg I, through the same encoding */
+    s.k = 0;
+    for (size_t i = 0; i < F->n; i++) emit_entry(F, &s, i, i, F->reg);
+  }
+}
+
+/* The encoding's values become those of M + reg I (reg = 0: M's), when they are not already. */
+static void set_reg(findex_state *F, const cpk_problem *p, double reg)
+{
+  if (F->reg == reg) return;
+  F->reg = reg;
+  fill_matrix(F, p);
+  F->enc->rev.values++;
 }
 
 static void fill_q(findex_state *F, const cpk_problem *p)
@@ -446,6 +460,59 @@ static int box_first(findex_state *F, const cpk_problem *p, const cpk_settings *
   return rc;
 }
 
+/* The encoding solved by the inner solver, the answer mapped back into r. */
+static int encoded_solve(findex_state *F, const cpk_problem *p, const cpk_settings *s,
+                         cpk_monitor *mon, cpk_result *r)
+{
+  refresh(F, p, 0);
+  map_settings(F, p, s);
+  cpk_monitor inner = *mon; /* same clock and callback; the limit of the encoded size */
+  inner.settings = &F->set;
+  if (!s->max_iter) inner.max_iter = F->set.max_iter;
+  cpk_result_reset(F->r);
+  F->r->solver = F->inner->name;
+  int rc = F->inner->solve(F->inner_state, F->enc, &F->set, &inner, F->r);
+  if (rc) return rc;
+  F->enc_basis = 1;
+  return map_result(F, r);
+}
+
+/*
+ * lemke's path when the box method did not answer from its start. Float data with
+ * redundant contacts make M singular up to rounding: the path then runs through bases
+ * that only noise keeps nonsingular, and its lexicographic choices, made on noise, repeat
+ * a basis ("cycling detected"; Bullet's 6-box stack: 43 of 300 cold runs; the same 10
+ * problems on M + 1e-6 max M_ii I: solved in 49-59 pivots, none cycling). So the path
+ * runs on M + reg I, and the box method finishes against M from its final active set
+ * (usually 0 moves); only when that fails does the path run on M itself.
+ */
+static int path_then_polish(findex_state *F, const cpk_problem *p, const cpk_settings *s,
+                            cpk_monitor *mon, cpk_result *r)
+{
+  set_reg(F, p, lemke_box_reg(p));
+  int rc = encoded_solve(F, p, s, mon, r), done = 0;
+  long path = r->iterations;
+  if (!rc && (r->status == CPK_STATUS_TIME_LIMIT || r->status == CPK_STATUS_MAX_ITERATIONS))
+    return rc; /* the caller's limits stop here */
+  if (!rc && r->has_basis)
+    rc = lemke_box_solve(&F->box, p, r->basis, cpk_problem_tolerance(p, s->tol),
+                         (long)F->n / 2 + 8, &done);
+  if (!rc && done) {
+    box_result(F, r);
+    r->iterations += path;
+    cpk_result_set_stat(r, "box_polish", 1.0);
+  } else if (!rc) {
+    set_reg(F, p, 0.0);
+    rc = encoded_solve(F, p, s, mon, r);
+  }
+  if (!rc && r->has_basis && r->status == CPK_STATUS_SOLVED) {
+    memcpy(F->box.seen, r->basis, F->n * sizeof *F->box.seen); /* the box's next warm start */
+    F->box.have_seen = 1;
+  }
+  cpk_result_set_stat(r, "box_fallback", 1.0);
+  return rc;
+}
+
 static int findex_solve(void *vs, const cpk_problem *p, const cpk_settings *s, cpk_monitor *mon,
                         cpk_result *r)
 {
@@ -458,23 +525,8 @@ static int findex_solve(void *vs, const cpk_problem *p, const cpk_settings *s, c
   }
   int done, rc = box_first(F, p, s, r, &done);
   if (rc || done) return rc;
-  refresh(F, p, 0);
-  map_settings(F, p, s);
-  cpk_monitor inner = *mon; /* same clock and callback; the limit of the encoded size */
-  inner.settings = &F->set;
-  if (!s->max_iter) inner.max_iter = F->set.max_iter;
-  cpk_result_reset(F->r);
-  F->r->solver = F->inner->name;
-  rc = F->inner->solve(F->inner_state, F->enc, &F->set, &inner, F->r);
-  if (rc) return rc;
-  F->enc_basis = 1;
-  rc = map_result(F, r);
-  if (!rc && F->use_box && r->has_basis && r->status == CPK_STATUS_SOLVED) {
-    memcpy(F->box.seen, r->basis, F->n * sizeof *F->box.seen); /* the box's next warm start */
-    F->box.have_seen = 1;
-  }
-  if (F->use_box) cpk_result_set_stat(r, "box_fallback", 1.0);
-  return rc;
+  if (F->use_box && !s->lemke.covering) return path_then_polish(F, p, s, mon, r);
+  return encoded_solve(F, p, s, mon, r);
 }
 
 static const cpk_solver_type findex_type = {

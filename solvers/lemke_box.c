@@ -363,17 +363,23 @@ static int pivot(lemke_box *B, const cpk_problem *p, double eps, long max_iter, 
   return CPK_OK;
 }
 
+double lemke_box_reg(const cpk_problem *p)
+{
+  double dmax = 0.0;
+  for (size_t i = 0; i < p->n; i++) dmax = fmax(dmax, mget(p, i, i));
+  return BOX_REG * dmax;
+}
+
 int lemke_box_solve(lemke_box *B, const cpk_problem *p, const int *state0, double tol,
                     long max_iter, int *solved)
 {
   *solved = 0;
   B->pivots = B->drops = B->factorizations = B->refinements = 0;
-  double dmax = 0.0;
-  for (size_t i = 0; i < B->n; i++) dmax = fmax(dmax, mget(p, i, i));
+  double reg0 = lemke_box_reg(p);
   set_states(B, p, state0);
   /* a smaller reg only when M + reg I's answer is too far from M's for the refinement */
   for (int level = 0; level < BOX_REG_LEVELS && !*solved; level++) {
-    B->reg = BOX_REG * dmax * pow(BOX_REG_STEP, level);
+    B->reg = reg0 * pow(BOX_REG_STEP, level);
     int reached, rc = pivot(B, p, 0.1 * tol, max_iter, &reached);
     if (rc || !reached) return rc;
     rc = refine(B, p, tol);

@@ -25,6 +25,8 @@ int lemke_box_alloc(lemke_box *B, size_t n);
 void lemke_box_free(lemke_box *B);
 /* 1 if the method applies: dense M, n <= LEMKE_BOX_MAX_N. */
 int lemke_box_applies(const cpk_problem *p);
+/* The diagonal the method first adds to M (BOX_REG max_i M_ii): above float noise, far below M. */
+double lemke_box_reg(const cpk_problem *p);
 /*
  * Solve p (affine MCP, dense M, friction-index rows allowed) from the states `state0`
  * (cpk_var_state in p's unknowns; NULL: B's last final state, or cold when it has none),
