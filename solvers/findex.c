@@ -441,6 +441,17 @@ static void box_result(findex_state *F, cpk_result *r)
 }
 
 /*
+ * Moves the box method may make before Lemke's path takes over: enough for an engine's
+ * step-to-step changes (Bullet's stack: 299 of 300 calls answered, in at most 16 moves), few enough that a
+ * failed try (each move one LU of the free block, n <= 200) costs less than the path.
+ */
+static long box_moves(const findex_state *F)
+{
+  long m = (long)F->n / 2 + 8;
+  return m < 32 ? m : 32;
+}
+
+/*
  * lemke on a small dense problem tries principal pivoting in p's own n unknowns
  * first (lemke_box.c; no doubling of the friction rows), from the caller's basis, else the
  * last answer's on a re-solve; its answer counts only when its residual holds (checked
@@ -453,7 +464,7 @@ static int box_first(findex_state *F, const cpk_problem *p, const cpk_settings *
   if (!F->use_box || s->lemke.covering) return CPK_OK;
   const int *state0 = s->basis0;
   if (!state0 && !s->z0 && s->resolve.warm && F->box.have_seen) state0 = F->box.seen;
-  long limit = (long)F->n / 2 + 8;
+  long limit = box_moves(F);
   if (s->max_iter > 0 && s->max_iter < limit) limit = s->max_iter;
   int rc = lemke_box_solve(&F->box, p, state0, cpk_problem_tolerance(p, s->tol), limit, done);
   if (!rc && *done) box_result(F, r);
@@ -496,7 +507,7 @@ static int path_then_polish(findex_state *F, const cpk_problem *p, const cpk_set
     return rc; /* the caller's limits stop here */
   if (!rc && r->has_basis)
     rc = lemke_box_solve(&F->box, p, r->basis, cpk_problem_tolerance(p, s->tol),
-                         (long)F->n / 2 + 8, &done);
+                         box_moves(F), &done);
   if (!rc && done) {
     box_result(F, r);
     r->iterations += path;

@@ -229,7 +229,7 @@ static void fill_z(lemke_box *B, const cpk_problem *p)
  */
 static int solve_states(lemke_box *B, const cpk_problem *p)
 {
-  for (size_t tries = 0; tries <= B->n; tries++) {
+  while (B->drops <= (long)B->n) { /* over the whole solve: each drop costs an LU */
     classify(B, p);
     size_t dep;
     int rc = factor_block(B, build_block(B, p), &dep);
