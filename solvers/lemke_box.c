@@ -29,8 +29,8 @@
 
 enum { KIND_FREE, KIND_CONST, KIND_SLIDE };
 
-/* Pivots below this, relative to the largest entry of G, count as zero: float data (relative
-   noise ~6e-8) leaves dependent columns with pivots of that noise level (as lemke_repair.c). */
+/* Pivots below this, relative to the largest entry of G, count as zero: exact dependence only,
+   since reg (below) already lifts the noise-level pivots of float data's dependent columns. */
 #define BOX_PIVOT_TOL 1e-10
 /*
  * The pivoting runs on M + reg I, reg = BOX_REG max_i M_ii: a singular PSD M (redundant
@@ -39,8 +39,9 @@ enum { KIND_FREE, KIND_CONST, KIND_SLIDE };
  * the load, so the next step's problem keeps the active set. The answer is refined
  * against M itself (refine, at most BOX_REFINE times); when reg's bias is still above the
  * tolerance, the pivoting goes on from there with reg times BOX_REG_STEP, BOX_REG_LEVELS
- * levels in all (measured on Bullet's 6-box stack: 1e-7 alone leaves 24 of 300 warm
- * starts cycling, 1e-6 alone 28 failing the tolerance; 1e-6 then 1e-7: 0).
+ * levels in all. Measured on Bullet's 6-box stack (float data) while choosing them: with
+ * 1e-7 alone a tenth of the warm starts cycled, with 1e-6 alone a tenth missed the
+ * tolerance; with 1e-6 then 1e-7 only the cold first call is left to Lemke's path.
  */
 #define BOX_REG 1e-6
 #define BOX_REG_STEP 0.1

@@ -29,10 +29,10 @@ int lemke_box_applies(const cpk_problem *p);
 double lemke_box_reg(const cpk_problem *p);
 /*
  * Solve p (affine MCP, dense M, friction-index rows allowed) from the states `state0`
- * (cpk_var_state in p's unknowns; NULL: B's last final state, or cold when it has none),
- * pivoting at most max_iter times. On return *solved is 1 when B->z solves p to `tol`
- * (natural residual, checked here), with B->state its basis; errors are CPK_ENOMEM-free
- * (no allocation) and only LAPACK's argument errors (CPK_ELINSYS).
+ * (cpk_var_state in p's unknowns, e.g. B->seen; NULL: cold), making at most max_iter
+ * moves. On return *solved is 1 when B->z solves p to `tol` (M's natural residual,
+ * checked here), with B->state its basis, then also kept in B->seen. Allocates nothing;
+ * the only error is CPK_ELINSYS (LAPACK refused its arguments). Not solved is no error.
  */
 int lemke_box_solve(lemke_box *B, const cpk_problem *p, const int *state0, double tol,
                     long max_iter, int *solved);
