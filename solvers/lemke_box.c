@@ -59,6 +59,7 @@ int lemke_box_alloc(lemke_box *B, size_t n)
   B->z = cpk_calloc_array(n ? n : 1, sizeof *B->z);
   B->w = cpk_alloc_array(n ? n : 1, sizeof *B->w);
   B->zkeep = cpk_alloc_array(n ? n : 1, sizeof *B->zkeep);
+  B->wkeep = cpk_alloc_array(n ? n : 1, sizeof *B->wkeep);
   B->ipiv = cpk_alloc_array(n ? n : 1, sizeof *B->ipiv);
   B->kind = cpk_alloc_array(n ? n : 1, sizeof *B->kind);
   B->state = cpk_alloc_array(n ? n : 1, sizeof *B->state);
@@ -66,7 +67,7 @@ int lemke_box_alloc(lemke_box *B, size_t n)
   B->free_idx = cpk_alloc_array(n ? n : 1, sizeof *B->free_idx);
   B->pos = cpk_alloc_array(n ? n : 1, sizeof *B->pos);
   if (!B->G || !B->y || !B->z || !B->w || !B->ipiv || !B->kind || !B->state || !B->seen ||
-      !B->free_idx || !B->pos || !B->zkeep)
+      !B->free_idx || !B->pos || !B->zkeep || !B->wkeep)
     return CPK_ENOMEM;
   return CPK_OK;
 }
@@ -78,6 +79,7 @@ void lemke_box_free(lemke_box *B)
   free(B->z);
   free(B->w);
   free(B->zkeep);
+  free(B->wkeep);
   free(B->ipiv);
   free(B->kind);
   free(B->state);
@@ -179,7 +181,8 @@ static double build_block(lemke_box *B, const cpk_problem *p)
     }
   }
   for (size_t a = 0; a < m; a++) B->G[a + a * m] += B->reg;
-  for (size_t k = 0; k < m * m; k++) gmax = fmax(gmax, fabs(B->G[k]));
+  for (size_t k = 0; k < m * m; k++)
+    if (fabs(B->G[k]) > gmax) gmax = fabs(B->G[k]); /* not fmax: a libm call per entry */
   return gmax;
 }
 
@@ -277,12 +280,14 @@ static int refine(lemke_box *B, const cpk_problem *p, double tol)
   double res = cpk_natural_residual(p, B->z, B->w);
   for (int k = 0; k < BOX_REFINE && B->m > 0 && (k == 0 || res > tol); k++) {
     memcpy(B->zkeep, B->z, B->n * sizeof *B->z);
+    memcpy(B->wkeep, B->w, B->n * sizeof *B->w);
     int rc = refine_step(B, p);
     if (rc) return rc;
     double now = cpk_natural_residual(p, B->z, B->w);
     if (!(now < res)) { /* back to the better point */
       memcpy(B->z, B->zkeep, B->n * sizeof *B->z);
-      return cpk_problem_eval(p, B->z, B->w);
+      memcpy(B->w, B->wkeep, B->n * sizeof *B->w);
+      return CPK_OK;
     }
     res = now;
   }

@@ -9,7 +9,7 @@
 typedef struct lemke_box {
   size_t n, m;     /* unknowns; free unknowns of the current iteration */
   double *G;       /* m x m, column-major: M's free block with the sliding rows folded in */
-  double *y, *z, *w, *zkeep; /* zkeep: z before a refinement step */
+  double *y, *z, *w, *zkeep, *wkeep; /* z and w before a refinement step */
   int *ipiv;
   int *kind;       /* per unknown: free, constant or sliding (lemke_box.c) */
   int *state;      /* per unknown: cpk_var_state, the method's current guess */
