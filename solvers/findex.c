@@ -419,13 +419,13 @@ static void findex_free(void *vs)
 }
 
 /* The box method's answer as the result, and as the state the encoding's warm start maps from. */
-static void box_result(findex_state *F, cpk_result *r)
+static void box_result(findex_state *F, const cpk_problem *p, cpk_result *r)
 {
   const lemke_box *B = &F->box;
   r->status = CPK_STATUS_SOLVED; /* the driver checks the residual again */
   r->iterations = B->pivots;
   memcpy(r->z, B->z, F->n * sizeof *r->z);
-  memcpy(r->basis, B->state, F->n * sizeof *r->basis);
+  lemke_box_basis(B, p, r->basis);
   r->has_basis = 1;
   r->has_ray = 0;
   snprintf(r->message, sizeof r->message, "solved by principal pivoting in p's unknowns in %ld moves",
@@ -467,7 +467,7 @@ static int box_first(findex_state *F, const cpk_problem *p, const cpk_settings *
   long limit = box_moves(F);
   if (s->max_iter > 0 && s->max_iter < limit) limit = s->max_iter;
   int rc = lemke_box_solve(&F->box, p, state0, cpk_problem_tolerance(p, s->tol), limit, done);
-  if (!rc && *done) box_result(F, r);
+  if (!rc && *done) box_result(F, p, r);
   return rc;
 }
 
@@ -509,7 +509,7 @@ static int path_then_polish(findex_state *F, const cpk_problem *p, const cpk_set
     rc = lemke_box_solve(&F->box, p, r->basis, cpk_problem_tolerance(p, s->tol),
                          box_moves(F), &done);
   if (!rc && done) {
-    box_result(F, r);
+    box_result(F, p, r);
     r->iterations += path;
     cpk_result_set_stat(r, "box_polish", 1.0);
   } else if (!rc) {

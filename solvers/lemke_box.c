@@ -399,3 +399,14 @@ int lemke_box_solve(lemke_box *B, const cpk_problem *p, const int *state0, doubl
   }
   return CPK_OK;
 }
+
+void lemke_box_basis(const lemke_box *B, const cpk_problem *p, int *basis)
+{
+  for (size_t i = 0; i < B->n; i++) {
+    basis[i] = B->state[i];
+    /* a friction row whose box is [0, 0] keeps its guess (sticking) in B->state for the next
+       start, but is reported at the bound its w's sign allows, as the result's basis means */
+    if (is_friction(p, i) && B->kind[i] == KIND_CONST && const_width(B, p, i) == 0.0)
+      basis[i] = B->w[i] >= 0.0 ? CPK_VAR_AT_LOWER : CPK_VAR_AT_UPPER;
+  }
+}

@@ -36,4 +36,6 @@ double lemke_box_reg(const cpk_problem *p);
  */
 int lemke_box_solve(lemke_box *B, const cpk_problem *p, const int *state0, double tol,
                     long max_iter, int *solved);
+/* After a solve that solved: its basis as a result reports it (cpk_var_state per unknown). */
+void lemke_box_basis(const lemke_box *B, const cpk_problem *p, int *basis);
 #endif

@@ -29,6 +29,30 @@ static double box_error(const cpk_problem *p, const double *z)
   return err;
 }
 
+/*
+ * The result's basis says what the answer does, checked from M, q and z: a basic unknown
+ * has w_i = 0 inside its box, one at its lower (upper) bound sits there with w_i >= 0 (<= 0).
+ */
+static int basis_consistent(const cpk_problem *p, const double *z, const int *basis, double tol)
+{
+  for (size_t i = 0; i < p->n; i++) {
+    double w = p->q[i], lo = p->lower[i], hi = p->upper[i];
+    for (size_t j = 0; j < p->n; j++) w += cpk_matrix_get(p->M, i, j) * z[j];
+    if (p->findex[i] >= 0) {
+      hi = p->fcoef[i] * z[p->findex[i]];
+      lo = -hi;
+    }
+    int ok = basis[i] == CPK_VAR_BASIC      ? fabs(w) <= tol
+             : basis[i] == CPK_VAR_AT_LOWER ? fabs(z[i] - lo) <= tol && w >= -tol
+                                            : fabs(z[i] - hi) <= tol && w <= tol;
+    if (!ok) {
+      t_diag("row %zu: state %d, z = %.3g in [%.3g, %.3g], w = %.3g", i, basis[i], z[i], lo, hi, w);
+      return 0;
+    }
+  }
+  return 1;
+}
+
 static double stat(const cpk_result *r, const char *name)
 {
   double v = -1.0;
@@ -100,6 +124,14 @@ static void test_hand(void)
        "hand: z = (%.15g, %.15g) is (1, 0.5) to 1e-10", r->z[0], r->z[1]);
   t_ok(stat(r, "box_pivots") >= 0 && stat(r, "box_fallback") < 0,
        "hand: answered by the pivoting in the problem's own unknowns, no fallback");
+  t_ok(r->has_basis && r->basis[0] == CPK_VAR_BASIC && r->basis[1] == CPK_VAR_AT_UPPER,
+       "hand: basis (basic, at the upper bound)");
+  const double qsep[2] = {1, -2}; /* separating: z = 0, the box [0, 0], w_1 = -2 */
+  rc = cpk_problem_update_q(p, qsep);
+  if (!rc) rc = cpk_solve(p, "lemke", NULL, r, &err);
+  t_ok(!rc && fabs(r->z[0]) < 1e-12 && fabs(r->z[1]) < 1e-12 && r->has_basis &&
+           basis_consistent(p, r->z, r->basis, 1e-9) && r->basis[1] == CPK_VAR_AT_UPPER,
+       "hand, separating: z = 0, the closed box's row reported at the bound w < 0 allows");
   cpk_matrix_free(Mm);
   cpk_problem_free(p);
   cpk_result_free(r);
@@ -159,10 +191,11 @@ static void test_steady(gsl_rng *g)
     rc = cpk_problem_update_q(p, q);
     if (!rc) rc = cpk_solver_solve(s, r, &err);
     if (rc || r->status != CPK_STATUS_SOLVED || box_error(p, r->z) > 1e-7) bad++;
+    else if (!r->has_basis || !basis_consistent(p, r->z, r->basis, 1e-7)) bad++;
     if (!rc) moves += r->iterations;
     if (!rc && stat(r, "box_fallback") >= 0) fallbacks++;
   }
-  t_ok(!rc && bad == 0, "steady: 20 re-solves, each checked by its own box conditions (%ld failed)", bad);
+  t_ok(!rc && bad == 0, "steady: 20 re-solves, each checked by its own box conditions and its basis (%ld failed)", bad);
   t_ok(!rc && moves == 0 && fallbacks == 0, "steady: 0 moves in all (got %ld), no fallback (got %ld)",
        moves, fallbacks);
   free(q);
