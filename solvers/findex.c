@@ -442,8 +442,9 @@ static void box_result(findex_state *F, const cpk_problem *p, cpk_result *r)
 
 /*
  * Moves the box method may make before Lemke's path takes over: enough for an engine's
- * step-to-step changes (Bullet's stack: 299 of 300 calls answered, in at most 16 moves), few enough that a
- * failed try (each move one LU of the free block, n <= 200) costs less than the path.
+ * step-to-step changes (Bullet's stack: 299 of 300 calls answered, in at most 12 moves),
+ * few enough that a failed try (each move one LU of the free block, n <= 200) costs less
+ * than the path.
  */
 static long box_moves(const findex_state *F)
 {

@@ -12,16 +12,25 @@
  * condition) and the distance from z_i to mid(lo, hi, z_i - w_i), which is 0 exactly
  * when z_i is in the box, w_i >= 0 at lo, w_i <= 0 at hi and w_i = 0 inside.
  */
+/* Row i at z: w_i = (Mz + q)_i by its own loop, and its box [lo, hi]. */
+static void row_at(const cpk_problem *p, const double *z, size_t i, double *w, double *lo, double *hi)
+{
+  *w = p->q[i];
+  for (size_t j = 0; j < p->n; j++) *w += cpk_matrix_get(p->M, i, j) * z[j];
+  *lo = p->lower[i];
+  *hi = p->upper[i];
+  if (p->findex[i] >= 0) {
+    *hi = p->fcoef[i] * z[p->findex[i]];
+    *lo = -*hi;
+  }
+}
+
 static double box_error(const cpk_problem *p, const double *z)
 {
   double err = 0.0;
   for (size_t i = 0; i < p->n; i++) {
-    double w = p->q[i], lo = p->lower[i], hi = p->upper[i];
-    for (size_t j = 0; j < p->n; j++) w += cpk_matrix_get(p->M, i, j) * z[j];
-    if (p->findex[i] >= 0) {
-      hi = p->fcoef[i] * z[p->findex[i]];
-      lo = -hi;
-    }
+    double w, lo, hi;
+    row_at(p, z, i, &w, &lo, &hi);
     double t = z[i] - w, mid = t < lo ? lo : (t > hi ? hi : t);
     err = fmax(err, fabs(z[i] - mid));
     if (!(z[i] >= lo - 1e-12 && z[i] <= hi + 1e-12)) err = fmax(err, 1.0); /* out of its box */
@@ -36,12 +45,8 @@ static double box_error(const cpk_problem *p, const double *z)
 static int basis_consistent(const cpk_problem *p, const double *z, const int *basis, double tol)
 {
   for (size_t i = 0; i < p->n; i++) {
-    double w = p->q[i], lo = p->lower[i], hi = p->upper[i];
-    for (size_t j = 0; j < p->n; j++) w += cpk_matrix_get(p->M, i, j) * z[j];
-    if (p->findex[i] >= 0) {
-      hi = p->fcoef[i] * z[p->findex[i]];
-      lo = -hi;
-    }
+    double w, lo, hi;
+    row_at(p, z, i, &w, &lo, &hi);
     int ok = basis[i] == CPK_VAR_BASIC      ? fabs(w) <= tol
              : basis[i] == CPK_VAR_AT_LOWER ? fabs(z[i] - lo) <= tol && w >= -tol
                                             : fabs(z[i] - hi) <= tol && w <= tol;
