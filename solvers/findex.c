@@ -7,6 +7,7 @@
 #include <cpkit/solver.h>
 #include <cpkit/util.h>
 #include "findex.h"
+#include "lemke_box.h"
 #include "monitor.h"
 
 /*
@@ -45,6 +46,10 @@ typedef struct findex_state {
   int have_mapped;
   signed char *sign; /* n: side of z_i at the last solve (+1 / -1): which of a, b a warm basis uses */
   unsigned long seen_q, seen_bounds, seen_values;
+  lemke_box box;    /* lemke on a small dense problem: principal pivoting in p's unknowns first */
+  int use_box;
+  int enc_basis;    /* r->basis is the encoded basis of the last solve (the box did not answer it) */
+  double reg;       /* the encoding holds M + reg I (lemke's path before the box polishes, findex_solve) */
 } findex_state;
 
 int cpk_findex_native(const cpk_solver_type *T) { return T == cpk_solver_pgs; }
@@ -124,6 +129,19 @@ static void fill_matrix(findex_state *F, const cpk_problem *p)
     s.pos = F->pos;
   }
   emit_all(F, p, &s);
+  if (F->reg > 0.0 && E->format == CPK_MATRIX_DENSE) { /* M + reg I, through the same encoding */
+    s.k = 0;
+    for (size_t i = 0; i < F->n; i++) emit_entry(F, &s, i, i, F->reg);
+  }
+}
+
+/* The encoding's values become those of M + reg I (reg = 0: M's), when they are not already. */
+static void set_reg(findex_state *F, const cpk_problem *p, double reg)
+{
+  if (F->reg == reg) return;
+  F->reg = reg;
+  fill_matrix(F, p);
+  F->enc->rev.values++;
 }
 
 static void fill_q(findex_state *F, const cpk_problem *p)
@@ -290,7 +308,7 @@ static void map_basis0(findex_state *F, const int *basis0, const double *z0)
  */
 static int last_basis_given(const findex_state *F, const int *basis0)
 {
-  return F->have_mapped && F->r->has_basis && memcmp(basis0, F->mapped, F->n * sizeof *basis0) == 0;
+  return F->have_mapped && F->enc_basis && F->r->has_basis && memcmp(basis0, F->mapped, F->n * sizeof *basis0) == 0;
 }
 
 static void map_settings(findex_state *F, const cpk_problem *p, const cpk_settings *given)
@@ -396,7 +414,115 @@ static void findex_free(void *vs)
   free(F->basis0);
   free(F->mapped);
   free(F->wbuf);
+  lemke_box_free(&F->box);
   free(F);
+}
+
+/* The box method's answer as the result, and as the state the encoding's warm start maps from. */
+static void box_result(findex_state *F, const cpk_problem *p, cpk_result *r)
+{
+  const lemke_box *B = &F->box;
+  r->status = CPK_STATUS_SOLVED; /* the driver checks the residual again */
+  r->iterations = B->pivots;
+  memcpy(r->z, B->z, F->n * sizeof *r->z);
+  lemke_box_basis(B, p, r->basis);
+  r->has_basis = 1;
+  r->has_ray = 0;
+  snprintf(r->message, sizeof r->message, "solved by principal pivoting in p's unknowns in %ld moves",
+           B->pivots);
+  cpk_result_set_stat(r, "box_pivots", (double)B->pivots);
+  cpk_result_set_stat(r, "box_factorizations", (double)B->factorizations);
+  cpk_result_set_stat(r, "box_drops", (double)B->drops);
+  cpk_result_set_stat(r, "findex_rows", (double)F->nf);
+  for (size_t k = 0; k < F->nf; k++) F->sign[F->row[k]] = r->z[F->row[k]] >= 0.0 ? 1 : -1;
+  memcpy(F->mapped, r->basis, F->n * sizeof *F->mapped);
+  F->have_mapped = 1;
+  F->enc_basis = 0;
+}
+
+/*
+ * Moves the box method may make before Lemke's path takes over: enough for an engine's
+ * step-to-step changes (Bullet's stack: 299 of 300 calls answered, in at most 12 moves),
+ * few enough that a failed try (each move one LU of the free block, n <= 200) costs less
+ * than the path.
+ */
+static long box_moves(const findex_state *F)
+{
+  long m = (long)F->n / 2 + 8;
+  return m < 32 ? m : 32;
+}
+
+/*
+ * lemke on a small dense problem tries principal pivoting in p's own n unknowns
+ * first (lemke_box.c; no doubling of the friction rows), from the caller's basis, else the
+ * last answer's on a re-solve; its answer counts only when its residual holds (checked
+ * there); otherwise Lemke's path runs on the encoding. A covering vector asks for the path.
+ */
+static int box_first(findex_state *F, const cpk_problem *p, const cpk_settings *s, cpk_result *r,
+                     int *done)
+{
+  *done = 0;
+  if (!F->use_box || s->lemke.covering) return CPK_OK;
+  const int *state0 = s->basis0;
+  if (!state0 && !s->z0 && s->resolve.warm && F->box.have_seen) state0 = F->box.seen;
+  long limit = box_moves(F);
+  if (s->max_iter > 0 && s->max_iter < limit) limit = s->max_iter;
+  int rc = lemke_box_solve(&F->box, p, state0, cpk_problem_tolerance(p, s->tol), limit, done);
+  if (!rc && *done) box_result(F, p, r);
+  return rc;
+}
+
+/* The encoding solved by the inner solver, the answer mapped back into r. */
+static int encoded_solve(findex_state *F, const cpk_problem *p, const cpk_settings *s,
+                         cpk_monitor *mon, cpk_result *r)
+{
+  refresh(F, p, 0);
+  map_settings(F, p, s);
+  cpk_monitor inner = *mon; /* same clock and callback; the limit of the encoded size */
+  inner.settings = &F->set;
+  if (!s->max_iter) inner.max_iter = F->set.max_iter;
+  cpk_result_reset(F->r);
+  F->r->solver = F->inner->name;
+  int rc = F->inner->solve(F->inner_state, F->enc, &F->set, &inner, F->r);
+  if (rc) return rc;
+  F->enc_basis = 1;
+  return map_result(F, r);
+}
+
+/*
+ * lemke's path when the box method did not answer from its start. Float data with
+ * redundant contacts make M singular up to rounding: the path then runs through bases
+ * that only noise keeps nonsingular, and its lexicographic choices, made on noise, repeat
+ * a basis ("cycling detected"; Bullet's 6-box stack: 43 of 300 cold runs; the same 10
+ * problems on M + 1e-6 max M_ii I: solved in 49-59 pivots, none cycling). So the path
+ * runs on M + reg I, and the box method finishes against M from its final active set
+ * (usually 0 moves); only when that fails does the path run on M itself.
+ */
+static int path_then_polish(findex_state *F, const cpk_problem *p, const cpk_settings *s,
+                            cpk_monitor *mon, cpk_result *r)
+{
+  set_reg(F, p, lemke_box_reg(p));
+  int rc = encoded_solve(F, p, s, mon, r), done = 0;
+  long path = r->iterations;
+  if (!rc && (r->status == CPK_STATUS_TIME_LIMIT || r->status == CPK_STATUS_MAX_ITERATIONS))
+    return rc; /* the caller's limits stop here */
+  if (!rc && r->has_basis)
+    rc = lemke_box_solve(&F->box, p, r->basis, cpk_problem_tolerance(p, s->tol),
+                         box_moves(F), &done);
+  if (!rc && done) {
+    box_result(F, p, r);
+    r->iterations += path;
+    cpk_result_set_stat(r, "box_polish", 1.0);
+  } else if (!rc) {
+    set_reg(F, p, 0.0);
+    rc = encoded_solve(F, p, s, mon, r);
+  }
+  if (!rc && r->has_basis && r->status == CPK_STATUS_SOLVED) {
+    memcpy(F->box.seen, r->basis, F->n * sizeof *F->box.seen); /* the box's next warm start */
+    F->box.have_seen = 1;
+  }
+  cpk_result_set_stat(r, "box_fallback", 1.0);
+  return rc;
 }
 
 static int findex_solve(void *vs, const cpk_problem *p, const cpk_settings *s, cpk_monitor *mon,
@@ -409,16 +535,10 @@ static int findex_solve(void *vs, const cpk_problem *p, const cpk_settings *s, c
              "the friction-index rows changed after the solver was allocated: allocate a new one");
     return CPK_OK;
   }
-  refresh(F, p, 0);
-  map_settings(F, p, s);
-  cpk_monitor inner = *mon; /* same clock and callback; the limit of the encoded size */
-  inner.settings = &F->set;
-  if (!s->max_iter) inner.max_iter = F->set.max_iter;
-  cpk_result_reset(F->r);
-  F->r->solver = F->inner->name;
-  int rc = F->inner->solve(F->inner_state, F->enc, &F->set, &inner, F->r);
-  if (rc) return rc;
-  return map_result(F, r);
+  int done, rc = box_first(F, p, s, r, &done);
+  if (rc || done) return rc;
+  if (F->use_box && !s->lemke.covering) return path_then_polish(F, p, s, mon, r);
+  return encoded_solve(F, p, s, mon, r);
 }
 
 static const cpk_solver_type findex_type = {
@@ -441,6 +561,14 @@ int cpk_findex_bind(const cpk_solver_type *T, const cpk_problem *p, const cpk_se
     findex_free(F);
     return cpk_error_set(err, rc, "%s: cannot encode the friction-index rows: %s", T->name,
                          cpk_strerror(rc));
+  }
+  if (!rc && T == cpk_solver_lemke && lemke_box_applies(p)) {
+    rc = lemke_box_alloc(&F->box, p->n);
+    F->use_box = 1;
+  }
+  if (rc) {
+    findex_free(F);
+    return cpk_error_set(err, rc, "%s: cannot allocate the box workspace", T->name);
   }
   map_settings(F, p, s);
   rc = T->alloc(&F->inner_state, F->enc, &F->set, err);

@@ -52,7 +52,7 @@ typedef struct lemke_state {
   const cpk_linsys *ls0_of; /* the backend they belong to (a fallback starts a new one) */
   size_t ray_entering; /* the variable that entered when the last run ended on a ray */
   int free_singular;   /* the last cold start failed: the free variables' block is singular */
-  double mnorm;     /* ||M||_inf, measured when the solve starts: the ray checks' scale */
+  double mnorm;     /* ||M||_inf, the ray checks' scale (NAN until measured: lemke_solve, ray_mnorm) */
   int monitor_stop; /* the last run was stopped by a limit or the callback */
   uint64_t seen[LEMKE_SEEN];   /* hashes of the most recent bases, to detect cycling */
   size_t nseen;
@@ -641,9 +641,16 @@ static double ray_inconsistency(lemke_state *S, const cpk_problem *p, size_t e, 
   return worst / scale;
 }
 
+/* ||M||_inf for the ray checks (measured at the start for a sparse M, here for a dense one). */
+static void ray_mnorm(lemke_state *S, const cpk_problem *p)
+{
+  if (isnan(S->mnorm) && lemke_resolve_mnorm(&S->resolve, p, &S->mnorm)) S->mnorm = INFINITY;
+}
+
 static void finish_ray(lemke_state *S, const cpk_problem *p, size_t e, int sigma, cpk_result *r)
 {
   size_t n = S->n;
+  ray_mnorm(S, p);
   memset(r->ray, 0, n * sizeof *r->ray);
   if (e < n) r->ray[e] = sigma;
   for (size_t k = 0; k < n; k++)
@@ -1103,8 +1110,11 @@ static int lemke_solve(void *vs, const cpk_problem *p, const cpk_settings *s, cp
   if (lemke_basis_restore(&S->basis)) S->resolve.factors_kept = 0; /* those were UMFPACK's */
   S->ls0_of = S->basis.ls;
   if (S->ls0_of) cpk_linsys_get_stats(S->ls0_of, &S->ls0);
-  /* Measured once here, where running out of memory is an error, not a NaN scale. */
-  int rc = lemke_resolve_mnorm(&S->resolve, p, &S->mnorm);
+  /* ||M|| scales the ray checks only. Sparse M: measured here, where running out of memory
+     is an error, not a NaN scale; dense M (nothing to fail): when a ray needs it (ray_mnorm),
+     not on every engine re-solve (10% of a warm n = 30 call). */
+  S->mnorm = NAN;
+  int rc = p->M->format == CPK_MATRIX_DENSE ? CPK_OK : lemke_resolve_mnorm(&S->resolve, p, &S->mnorm);
   if (rc) return rc;
   rc = run(S, p, s, warm, mon, r);
   if (warm && (rc == RUN_RETRY_COLD || (rc == RUN_DONE && warm_run_failed(S, r)))) {

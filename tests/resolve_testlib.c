@@ -8,7 +8,12 @@ double resolve_natural_residual(const cpk_problem *p, const double *z)
   for (size_t i = 0; i < p->n; i++) {
     double w = p->q[i];
     for (size_t j = 0; j < p->n; j++) w += cpk_matrix_get(p->M, i, j) * z[j];
-    double t = z[i] - w, mid = fmin(fmax(t, p->lower[i]), p->upper[i]);
+    double lo = p->lower[i], hi = p->upper[i];
+    if (p->findex && p->findex[i] >= 0) { /* a friction-index row's box follows its normal */
+      hi = p->fcoef[i] * fmax(z[p->findex[i]], 0.0);
+      lo = -hi;
+    }
+    double t = z[i] - w, mid = fmin(fmax(t, lo), hi);
     r = fmax(r, fabs(z[i] - mid));
   }
   return r;

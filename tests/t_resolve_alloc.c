@@ -195,6 +195,61 @@ static void run_cone(const cpk_solver_type *T)
   cpk_problem_free(p);
 }
 
+/*
+ * lemke on a dense problem with friction-index rows (4 contacts: a normal and two friction
+ * rows each, M = J J^T + 0.1 I): re-solves after q and fcoef updates, answered by the
+ * principal pivoting in the problem's own unknowns (lemke_box.c), allocate nothing.
+ */
+static void run_findex_lemke(void)
+{
+  enum { N = 12, NV = 8 };
+  double J[N * NV], M[N * N], q[N], lo[N], hi[N], fc[N];
+  int fi[N];
+  for (size_t a = 0; a < N; a++) {
+    for (size_t k = 0; k < NV; k++) J[a * NV + k] = sin((double)(a * NV + k + 1));
+    fi[a] = a % 3 ? (int)(a - a % 3) : -1;
+    fc[a] = a % 3 ? 0.4 : 0.0;
+    lo[a] = a % 3 ? -INFINITY : 0.0;
+    hi[a] = INFINITY;
+    q[a] = a % 3 ? 0.05 * cos((double)a) : -0.1 - 0.01 * (double)a;
+  }
+  for (size_t a = 0; a < N; a++)
+    for (size_t b = 0; b < N; b++) {
+      M[a * N + b] = a == b ? 0.1 : 0.0;
+      for (size_t k = 0; k < NV; k++) M[a * N + b] += J[a * NV + k] * J[b * NV + k];
+    }
+  cpk_matrix *Mm = NULL;
+  cpk_problem *p = NULL;
+  cpk_solver *s = NULL;
+  cpk_result *r = NULL;
+  cpk_error err;
+  int rc = cpk_matrix_from_dense_array(N, N, M, N, 0, &Mm);
+  if (!rc) rc = cpk_problem_alloc_affine_mcp(Mm, q, lo, hi, &p);
+  if (!rc) rc = cpk_problem_set_friction_index(p, fi, fc);
+  if (!rc) rc = cpk_result_alloc(N, &r);
+  if (!rc) rc = cpk_solver_alloc(cpk_solver_lemke, p, NULL, &s, &err);
+  if (!rc) rc = cpk_solver_solve(s, r, &err);
+  t_ok(!rc && r->status == CPK_STATUS_SOLVED && resolve_natural_residual(p, r->z) <= 1e-7,
+       "lemke, friction-index rows: first solve");
+  for (int k = 0; !rc && k < 4; k++) {
+    for (size_t a = 0; a < N; a++) q[a] *= 1.0 + 1e-4 * (double)(k + 1);
+    for (size_t a = 0; a < N; a++) fc[a] = a % 3 ? 0.4 + 0.01 * (double)k : 0.0;
+    count_start();
+    int urc = cpk_problem_update_q(p, q) | cpk_problem_update_fcoef(p, fc);
+    rc = cpk_solver_solve(s, r, &err);
+    long made = count_stop();
+    double res = rc ? INFINITY : resolve_natural_residual(p, r->z), box = -1.0;
+    if (!rc) cpk_result_get_stat(r, "box_pivots", &box);
+    t_ok(urc == 0 && !rc && r->status == CPK_STATUS_SOLVED && res <= 1e-7 && made == 0 && box >= 0.0,
+         "lemke, friction-index rows: update (q, fcoef) + re-solve %d: %ld allocations, %ld moves "
+         "in the problem's unknowns, residual %.2g (own loop)", k, made, r->iterations, res);
+  }
+  cpk_matrix_free(Mm);
+  cpk_solver_free(s);
+  cpk_result_free(r);
+  cpk_problem_free(p);
+}
+
 int main(void)
 {
   cpk_init();
@@ -211,6 +266,7 @@ int main(void)
   for (size_t k = 0; k < sizeof types / sizeof types[0]; k++) run_solver(types[k]);
   run_cone(cpk_solver_nsgs);
   run_cone(cpk_solver_nsn);
+  run_findex_lemke();
   return t_done();
 }
 #else
