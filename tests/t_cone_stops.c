@@ -1,4 +1,4 @@
-/* t_cone_redundant.c: the cone solvers on redundant contacts: a ball wedged between two fixed spheres, whose sticking equations have no solution. */
+/* t_cone_stops.c: the cone solvers on the problems of the example scenes that stopped them: a ball wedged between two spheres (redundant contacts whose sticking equations have no solution), a slip reversal warm-started on the wrong side. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,10 +121,42 @@ static void test_nsn_warm(void)
   cpk_problem_free(other);
 }
 
+/*
+ * Seed 004's particle on the rotating plate at t = 0.0237 (W = I: a point mass
+ * of unit scale, mu = 0.3): the step before slid with friction on the rim of
+ * the cone, +0.0502 along t, and this step's free velocity (-0.1674, 0.00728, 0)
+ * sticks: r = -q, inside the cone since 0.00728 <= 0.3 * 0.1674. Warm-started
+ * from the sliding answer, fcipm's fixed point on the De Saxce term cycled
+ * (`stalled` at cone residual 0.04).
+ */
+static void test_fcipm_slip_reversal(void)
+{
+  const double W[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, mu = 0.3;
+  const double q[3] = {-0.16741697847476605, 0.0072842628314330358, 0.0};
+  const double z0[3] = {0.16741532384251032, 0.050224590809494624, 0.0};
+  cpk_matrix *M = NULL;
+  cpk_problem *p = NULL;
+  if (!cpk_matrix_alloc_dense(3, 3, &M)) {
+    memcpy(M->dense->data, W, sizeof W);
+    cpk_problem_alloc_friction_cone(M, q, 3, &mu, &p);
+  }
+  cpk_matrix_free(M);
+  cpk_result *r = solve(p, "fcipm", z0);
+  t_ok(r && r->status == CPK_STATUS_SOLVED, "fcipm warm-started across a slip reversal: solved (%s)",
+       r ? r->message : "no result");
+  double err = 0.0;
+  for (int k = 0; r && k < 3; k++) err = fmax(err, fabs(r->z[k] + q[k]));
+  t_ok(r && err < 1e-9, "fcipm: the sticking answer r = -q (off by %.2g)", err);
+  t_ok(r && t_is_fc_solution(p, r->z, 1e-9), "fcipm: the Coulomb law holds");
+  cpk_result_free(r);
+  cpk_problem_free(p);
+}
+
 int main(void)
 {
   cpk_init();
   test_nsgs();
   test_nsn_warm();
+  test_fcipm_slip_reversal();
   return t_done();
 }
