@@ -7,6 +7,7 @@
 #include <cpkit/util.h>
 #include "fc_local.h"
 #include "nsgs_drift.h"
+#include "nsgs_polish.h"
 #include "resolve.h"
 
 /*
@@ -68,6 +69,8 @@ typedef struct nsgs_counts {
   long degenerate;     /* contacts given up (zero normal block) in the last sweep */
   double change; /* largest |r_c change| of the last sweep */
   long jumps;    /* drift jumps taken (nsgs_drift.h) */
+  long polish_iterations; /* nsn's iterations in the finish (nsgs_polish.h), 0 if none ran */
+  int polished;  /* the answer is nsn's */
 } nsgs_counts;
 
 static long nsgs_default_max_iter(const cpk_problem *p) { return 1000; }
@@ -222,6 +225,8 @@ static void set_stats(cpk_result *r, const cpk_problem *p, long sweeps, const ns
   cpk_result_set_stat(r, "omega", n->omega);
   cpk_result_set_stat(r, "dampings", (double)n->dampings);
   cpk_result_set_stat(r, "drift_jumps", (double)n->jumps);
+  cpk_result_set_stat(r, "polish_iterations", (double)n->polish_iterations);
+  cpk_result_set_stat(r, "polished", (double)n->polished);
 }
 
 /*
@@ -286,13 +291,30 @@ static void drift_jump(nsgs_state *S, const cpk_problem *p, double *r, double to
   n->jumps++;
 }
 
-/* A failed solve hands back the best iterate seen, with u to match. */
-static void restore_best(nsgs_state *S, const cpk_problem *p, double *r, double best_res,
-                         double res)
+/* A failed solve hands back the best iterate seen, with u to match; returns its residual. */
+static double restore_best(nsgs_state *S, const cpk_problem *p, double *r, double best_res,
+                           double res)
 {
-  if (!(best_res < res)) return;
+  if (!(best_res < res)) return res;
   memcpy(r, S->best, p->n * sizeof *r);
   refresh_velocity(S, p, r);
+  return best_res;
+}
+
+/* The sweeps stopped by themselves short of the tolerance: nsn finishes from r (nsgs_polish.h). */
+static int polish(nsgs_state *S, const cpk_problem *p, const cpk_settings *s, cpk_monitor *mon,
+                  double *r, double res, cpk_result *out, nsgs_counts *n)
+{
+  int solved = 0;
+  int rc = nsgs_polish(p, s, mon, r, &res, &solved, &n->polish_iterations);
+  if (rc) return rc;
+  n->polished = solved;
+  refresh_velocity(S, p, r);
+  if (solved) {
+    out->status = CPK_STATUS_SOLVED;
+    out->message[0] = '\0';
+  }
+  return CPK_OK;
 }
 
 static int nsgs_solve(void *vs, const cpk_problem *p, const cpk_settings *s, cpk_monitor *mon,
@@ -302,7 +324,8 @@ static int nsgs_solve(void *vs, const cpk_problem *p, const cpk_settings *s, cpk
   double *z = r->z, tol = cpk_problem_tolerance(p, s->tol);
   double local_tol = fmin(s->nsgs.local_tol, NSGS_LOCAL_TOL_SHARE * s->tol);
   local_tol = cpk_problem_tolerance(p, local_tol);
-  nsgs_counts counts = {s->nsgs.omega, 0, 0, 0, 0.0, 0};
+  nsgs_counts counts = {s->nsgs.omega, 0, 0, 0, 0.0, 0, 0, 0};
+  int by_itself = 0; /* stopped by the iteration limit or a stall, not by the callback or the clock */
   nsgs_window window = {INFINITY, -INFINITY, INFINITY, INFINITY, 0};
   long sweeps = 0, best_sweep = 0; /* sweep of the last new best residual (or damping) */
   if (resolve_changed(&S->seen, p) & RESOLVE_VALUES) set_blocks(S, p);
@@ -315,6 +338,7 @@ static int nsgs_solve(void *vs, const cpk_problem *p, const cpk_settings *s, cpk
     int stop = cpk_monitor_log(mon, sweeps, res, NAN, NAN, counts.change, z);
     if (stop) { /* the limits or the callback: say where it stood */
       r->status = (cpk_status)stop;
+      by_itself = stop == CPK_STATUS_MAX_ITERATIONS;
       snprintf(r->message, sizeof r->message, "stopped after %ld sweeps at residual %.3g", sweeps,
                res);
       break;
@@ -327,6 +351,7 @@ static int nsgs_solve(void *vs, const cpk_problem *p, const cpk_settings *s, cpk
     if (!(res <= tol)) drift_jump(S, p, z, tol, &res, last_res, &counts);
     if (!isfinite(res) || res > NSGS_DIVERGED * (1.0 + first)) {
       r->status = CPK_STATUS_STALLED;
+      by_itself = 1;
       snprintf(r->message, sizeof r->message, "diverged: residual %.3g after %ld sweeps", res,
                sweeps);
       break;
@@ -345,15 +370,17 @@ static int nsgs_solve(void *vs, const cpk_problem *p, const cpk_settings *s, cpk
     }
     if (counts.change == 0.0 && !(res <= tol)) {
       r->status = CPK_STATUS_STALLED;
+      by_itself = 1;
       snprintf(r->message, sizeof r->message,
                "no reaction changed in sweep %ld at residual %.3g (%ld contacts given up)", sweeps,
                res, counts.degenerate);
       break;
     }
   }
-  if (r->status != CPK_STATUS_SOLVED) restore_best(S, p, z, best_res, res);
+  if (r->status != CPK_STATUS_SOLVED) res = restore_best(S, p, z, best_res, res);
+  int rc = by_itself ? polish(S, p, s, mon, z, res, r, &counts) : CPK_OK;
   set_stats(r, p, sweeps, &counts, S->u);
-  return CPK_OK;
+  return rc;
 }
 
 static const cpk_solver_type nsgs_type = {
