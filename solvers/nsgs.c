@@ -313,6 +313,10 @@ static int polish(nsgs_state *S, const cpk_problem *p, const cpk_settings *s, cp
   if (solved) {
     out->status = CPK_STATUS_SOLVED;
     out->message[0] = '\0';
+  } else if (n->polish_iterations > 0) {
+    size_t used = strlen(out->message);
+    snprintf(out->message + used, sizeof out->message - used,
+             "; nsn's finish (%ld iterations) ended at residual %.3g", n->polish_iterations, res);
   }
   return CPK_OK;
 }
