@@ -20,6 +20,7 @@ void cpk_settings_default(cpk_settings *s)
   s->nsgs.omega = 1.0;
   s->nsgs.local_tol = CPK_DEFAULT_NSGS_LOCAL_TOL;
   s->nsgs.local_max_iter = CPK_DEFAULT_NSGS_LOCAL_MAX_ITER;
+  s->nsgs.polish = 1;
   s->fcipm.step_fraction = CPK_DEFAULT_FCIPM_STEP;
   s->fcipm.refresh_ratio = CPK_DEFAULT_FCIPM_REFRESH;
   s->fcipm.linearize = 1;
@@ -60,6 +61,8 @@ static int validate_nsgs(const cpk_settings *s, cpk_error *err)
   if (s->nsgs.local_max_iter < 1 || s->nsgs.local_max_iter > CPK_MAX_NSGS_LOCAL_MAX_ITER)
     return cpk_error_set(err, CPK_EINVAL, "nsgs local iteration limit must be in 1..%ld (got %ld)",
                          (long)CPK_MAX_NSGS_LOCAL_MAX_ITER, s->nsgs.local_max_iter);
+  if (s->nsgs.polish != 0 && s->nsgs.polish != 1)
+    return cpk_error_set(err, CPK_EINVAL, "nsgs polish must be 0 or 1 (got %d)", s->nsgs.polish);
   return CPK_OK;
 }
 

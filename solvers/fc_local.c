@@ -2,12 +2,11 @@
 #include <float.h>
 #include <math.h>
 #include <string.h>
-#include <gsl/gsl_linalg.h>
 #include <cpkit/problem.h>
 #include "fc_local.h"
 
 #define DMAX CPK_CONE_DIM_MAX
-#define SINGULAR_TOL 1e-12   /* smallest |U_kk| / largest |U_kk| a small LU accepts */
+#define SINGULAR_TOL 1e-12   /* smallest |det| / Hadamard bound (product of row norms) a small solve accepts */
 #define ZERO_BLOCK_TOL 1e-14 /* W_nn at most this times max |W_ij|: the block is degenerate */
 #define RHO_FLOOR 1e-10      /* W_kk below this times max |W_ij| gets rho_k = 1 / max |W_ij| */
 #define ARMIJO 1e-4
@@ -95,32 +94,47 @@ static int converged(const local_problem *L, const double *r)
 }
 
 /*
- * Solve A x = b (d x d, row-major; A is overwritten for d = 4). Returns 1 without
- * touching x when A is numerically singular. d = 4 goes to GSL's LU, whose own
- * check only catches exact zeros (and whose default handler would abort), hence
- * the pivot test here.
+ * 4 x 4 by the adjugate too, from the 2 x 2 minors of the top two rows (s) and
+ * of the bottom two (c): det A = sum of s_k c_(5-k) with alternating signs
+ * (Laplace expansion along the top two rows). GSL's LU allocates at every
+ * call, which costs more than the one-contact solve and cannot fail cleanly
+ * when memory is short. The same scale-free singularity test as for 2 and 3.
  */
-static int small_solve(size_t d, double *A, const double *b, double *x)
+static int cramer4_solve(const double *A, const double *b, double *x)
 {
-  if (d <= 3) return cramer_solve(d, A, b, x);
-  gsl_matrix_view Av = gsl_matrix_view_array(A, d, d);
-  size_t pdata[DMAX];
-  gsl_permutation perm = {d, pdata};
-  int signum;
-  double big = 0.0, small = INFINITY, y[DMAX];
-  gsl_linalg_LU_decomp(&Av.matrix, &perm, &signum);
-  for (size_t k = 0; k < d; k++) {
-    big = fmax(big, fabs(A[k * d + k]));
-    small = fmin(small, fabs(A[k * d + k]));
+  const double *a = A;
+  double s0 = a[0] * a[5] - a[4] * a[1], s1 = a[0] * a[6] - a[4] * a[2];
+  double s2 = a[0] * a[7] - a[4] * a[3], s3 = a[1] * a[6] - a[5] * a[2];
+  double s4 = a[1] * a[7] - a[5] * a[3], s5 = a[2] * a[7] - a[6] * a[3];
+  double c5 = a[10] * a[15] - a[14] * a[11], c4 = a[9] * a[15] - a[13] * a[11];
+  double c3 = a[9] * a[14] - a[13] * a[10], c2 = a[8] * a[15] - a[12] * a[11];
+  double c1 = a[8] * a[14] - a[12] * a[10], c0 = a[8] * a[13] - a[12] * a[9];
+  double det = s0 * c5 - s1 * c4 + s2 * c3 + s3 * c2 - s4 * c1 + s5 * c0, bound = 1.0;
+  double adj[16] = {
+      a[5] * c5 - a[6] * c4 + a[7] * c3,     -a[1] * c5 + a[2] * c4 - a[3] * c3,
+      a[13] * s5 - a[14] * s4 + a[15] * s3,  -a[9] * s5 + a[10] * s4 - a[11] * s3,
+      -a[4] * c5 + a[6] * c2 - a[7] * c1,    a[0] * c5 - a[2] * c2 + a[3] * c1,
+      -a[12] * s5 + a[14] * s2 - a[15] * s1, a[8] * s5 - a[10] * s2 + a[11] * s1,
+      a[4] * c4 - a[5] * c2 + a[7] * c0,     -a[0] * c4 + a[1] * c2 - a[3] * c0,
+      a[12] * s4 - a[13] * s2 + a[15] * s0,  -a[8] * s4 + a[9] * s2 - a[11] * s0,
+      -a[4] * c3 + a[5] * c1 - a[6] * c0,    a[0] * c3 - a[1] * c1 + a[2] * c0,
+      -a[12] * s3 + a[13] * s1 - a[14] * s0, a[8] * s3 - a[9] * s1 + a[10] * s0};
+  for (size_t k = 0; k < 4; k++) bound *= norm2(4, A + k * 4);
+  if (!(fabs(det) > SINGULAR_TOL * bound)) return 1;
+  double y[4];
+  for (size_t i = 0; i < 4; i++) {
+    y[i] = (adj[4 * i] * b[0] + adj[4 * i + 1] * b[1] + adj[4 * i + 2] * b[2] +
+            adj[4 * i + 3] * b[3]) / det;
+    if (!isfinite(y[i])) return 1;
   }
-  if (!(small > SINGULAR_TOL * big)) return 1;
-  gsl_vector_const_view bv = gsl_vector_const_view_array(b, d);
-  gsl_vector_view yv = gsl_vector_view_array(y, d);
-  gsl_linalg_LU_solve(&Av.matrix, &perm, &bv.vector, &yv.vector);
-  for (size_t k = 0; k < d; k++)
-    if (!isfinite(y[k])) return 1;
-  memcpy(x, y, d * sizeof *x);
+  memcpy(x, y, sizeof y);
   return 0;
+}
+
+/* Solve A x = b (d x d, row-major, d = 2 .. 4). Returns 1 without touching x when A is numerically singular. */
+static int small_solve(size_t d, const double *A, const double *b, double *x)
+{
+  return d <= 3 ? cramer_solve(d, A, b, x) : cramer4_solve(A, b, x);
 }
 
 /*

@@ -201,11 +201,13 @@ static void push_inside(fcipm_state *S, double *x, double margin)
 /*
  * Cold start x = xi_x e, y = xi_y e with xi_y = |D q|_inf and
  * xi_x = xi_y / max_k M_kk, so that M x and y have the size of b. A warm
- * start z0 gives x = D^{-1} z0 and y = D (u + s e_n), moved inside the cones.
+ * start z0 gives x = D^{-1} z0 and y = D (u + s e_n), moved inside the cones
+ * (unless S->cold).
  */
 static void start(fcipm_state *S, const cpk_problem *p, const cpk_settings *s)
 {
   double qs = 0.0, dmax = 0.0;
+  const double *z0 = S->cold ? NULL : s->z0;
   S->run_best = S->gain_ref = INFINITY;
   S->mu_c = S->step = S->ds = 0.0;
   S->floor = FCIPM_FLOOR;
@@ -220,14 +222,14 @@ static void start(fcipm_state *S, const cpk_problem *p, const cpk_settings *s)
   memset(S->x, 0, S->nr * sizeof *S->x);
   memset(S->y, 0, S->nr * sizeof *S->y);
   memset(S->s, 0, S->nc * sizeof *S->s);
-  if (s->z0)
-    for (size_t k = 0; k < S->nr; k++) S->x[k] = s->z0[S->ridx[k]] / S->rscale[k];
+  if (z0)
+    for (size_t k = 0; k < S->nr; k++) S->x[k] = z0[S->ridx[k]] / S->rscale[k];
   fcipm_evaluate(S, p); /* u at the warm point (or 0), and s from it */
   memcpy(S->s, S->snew, S->nc * sizeof *S->s);
   fcipm_evaluate(S, p); /* y = 0 now: rp = -D (u + s e_n) */
-  for (size_t k = 0; k < S->nr; k++) S->y[k] = s->z0 ? -S->rp[k] : 0.0;
-  push_inside(S, S->x, s->z0 ? 1e-2 * fmax(xi_x, inf_norm(S->nr, S->x)) : xi_x);
-  push_inside(S, S->y, s->z0 ? 1e-2 * fmax(xi_y, inf_norm(S->nr, S->y)) : xi_y);
+  for (size_t k = 0; k < S->nr; k++) S->y[k] = z0 ? -S->rp[k] : 0.0;
+  push_inside(S, S->x, z0 ? 1e-2 * fmax(xi_x, inf_norm(S->nr, S->x)) : xi_x);
+  push_inside(S, S->y, z0 ? 1e-2 * fmax(xi_y, inf_norm(S->nr, S->y)) : xi_y);
   fcipm_evaluate(S, p);
 }
 
@@ -307,6 +309,7 @@ static void stats(const fcipm_state *S, cpk_result *r)
   cpk_result_set_stat(r, "last_step", S->step);
   cpk_result_set_stat(r, "floor_dropped", S->floor == 0.0);
   cpk_result_set_stat(r, "fallback", S->fallback);
+  cpk_result_set_stat(r, "cold_restart", S->cold);
   cpk_linsys_stats ls;
   cpk_linsys_get_stats(S->ls, &ls);
   cpk_result_set_stat(r, "factor_time_s", ls.factor_time_s);
@@ -400,7 +403,7 @@ static int fcipm_solve(void *vs, const cpk_problem *p, const cpk_settings *s, cp
   S->inner = S->outer = S->factorizations = S->regularizations = 0;
   S->best_res = INFINITY;
   S->linearize = s->fcipm.linearize;
-  S->stopped = S->fallback = 0;
+  S->stopped = S->fallback = S->cold = 0;
   start(S, p, s);
   if (warm_start_solves(S, p, s)) {
     memcpy(r->z, S->rt, S->n * sizeof *r->z);
@@ -409,6 +412,12 @@ static int fcipm_solve(void *vs, const cpk_problem *p, const cpk_settings *s, cp
     return CPK_OK;
   }
   int rc = iterate(S, p, s, mon, r);
+  if (!rc && r->status == CPK_STATUS_STALLED && !S->stopped && s->z0) {
+    S->cold = 1; /* a warm start on the wrong side of a slip reversal can trap the fixed point on s */
+    r->message[0] = '\0';
+    start(S, p, s);
+    rc = iterate(S, p, s, mon, r);
+  }
   if (!rc && r->status == CPK_STATUS_STALLED && !S->stopped && S->linearize) {
     S->linearize = 0; /* the two variants fail on different problems: try the other */
     S->fallback = 1;

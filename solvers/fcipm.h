@@ -42,6 +42,7 @@ typedef struct fcipm_state {
   double tol, best_res;    /* tolerance, best residual of the solve */
   double run_best, gain_ref; /* this run's best residual, and its value at the last 10% gain */
   int stopped, fallback;   /* the monitor stopped the run; the plain fixed point took over */
+  int cold;                /* the warm start is ignored: a run from it stalled */
   long inner, outer, factorizations, regularizations;
   double ds;               /* change of s at the last refresh */
   double floor;            /* centering floor factor in force (FCIPM_FLOOR, 0 once dropped) */

@@ -6,6 +6,8 @@
 #include <cpkit/solver.h>
 #include <cpkit/util.h>
 #include "fc_local.h"
+#include "nsgs_drift.h"
+#include "nsgs_polish.h"
 #include "resolve.h"
 
 /*
@@ -18,6 +20,16 @@
  * updates never decides the status. The iterate with the smallest residual is
  * what a failed solve returns: a caller restarting from it (nsn) gets the best
  * point seen, not the last one.
+ *
+ * When the residual stands still while every sweep moves r by the same
+ * change d with W d = 0 (nsgs_drift.h: redundant contacts, e.g. a ball wedged
+ * between two spheres, whose sticking equations have no solution because the
+ * gaps ask for a motion that rolling forbids), the sweeps only creep along d,
+ * by the same amount each time, until a contact reaches the edge of its cone
+ * where it can slide: tens of thousands of sweeps. Within that regime a sweep
+ * is an affine map and u does not change along d, so the jump r + t d to the
+ * first cone boundary is where those sweeps would lead; it is taken unless it
+ * makes the residual worse.
  */
 
 #define NSGS_REFRESH 16      /* sweeps between recomputations of u = W r + q */
@@ -28,12 +40,18 @@
                                    times the previous window's is cycling, not converging slowly */
 #define NSGS_DAMPING 0.7     /* omega's factor when the sweeps cycle */
 #define NSGS_OMEGA_MIN 0.1   /* omega is never lowered below this */
+#define NSGS_FLAT 0.999      /* a sweep that lowers the residual less than this is not progress */
+#define NSGS_JUMP_MIN 2.0    /* a drift jump is worth at least this many sweeps */
+#define NSGS_JUMP_MAX 1e12   /* sweeps' worth beyond which the drift is taken as unbounded */
+#define NSGS_JUMP_WORSE 2.0  /* a jump that multiplies the residual by more is undone */
 
 typedef struct nsgs_state {
   size_t nc, dim;
   double *blocks; /* the nc diagonal blocks W_cc, dim x dim row-major each */
   double *u;      /* W r + q at the current r */
   double *best;   /* iterate with the smallest residual so far */
+  double *prev, *d, *dprev, *wd; /* r before the sweep, its change, the one before, W d */
+  double wmax;    /* max |W_ij| over the diagonal blocks, the scale of the drift test */
   resolve_seen seen; /* the problem's counters behind `blocks` */
 } nsgs_state;
 
@@ -50,6 +68,9 @@ typedef struct nsgs_counts {
   long local_failures; /* one-contact solves short of the local target, over all sweeps */
   long degenerate;     /* contacts given up (zero normal block) in the last sweep */
   double change; /* largest |r_c change| of the last sweep */
+  long jumps;    /* drift jumps taken (nsgs_drift.h) */
+  long polish_iterations; /* nsn's iterations in the finish (nsgs_polish.h), 0 if none ran */
+  int polished;  /* the answer is nsn's */
 } nsgs_counts;
 
 static long nsgs_default_max_iter(const cpk_problem *p) { return 1000; }
@@ -61,6 +82,10 @@ static void nsgs_free(void *vs)
   free(S->blocks);
   free(S->u);
   free(S->best);
+  free(S->prev);
+  free(S->d);
+  free(S->dprev);
+  free(S->wd);
   free(S);
 }
 
@@ -68,10 +93,14 @@ static void nsgs_free(void *vs)
 static void set_blocks(nsgs_state *S, const cpk_problem *p)
 {
   size_t d = S->dim;
+  S->wmax = 0.0;
   for (size_t c = 0; c < p->nc; c++)
     for (size_t i = 0; i < d; i++)
-      for (size_t j = 0; j < d; j++)
-        S->blocks[(c * d + i) * d + j] = cpk_matrix_get(p->M, c * d + i, c * d + j);
+      for (size_t j = 0; j < d; j++) {
+        double w = cpk_matrix_get(p->M, c * d + i, c * d + j);
+        S->blocks[(c * d + i) * d + j] = w;
+        S->wmax = fmax(S->wmax, fabs(w));
+      }
   resolve_seen_set(&S->seen, p);
 }
 
@@ -91,7 +120,11 @@ static int nsgs_alloc(void **out, const cpk_problem *p, const cpk_settings *s, c
   S->blocks = cpk_alloc_array(nblock ? nblock : 1, sizeof *S->blocks);
   S->u = cpk_alloc_array(p->n ? p->n : 1, sizeof *S->u);
   S->best = cpk_alloc_array(p->n ? p->n : 1, sizeof *S->best);
-  if (!S->blocks || !S->u || !S->best) {
+  double **v[] = {&S->prev, &S->d, &S->dprev, &S->wd};
+  int short_of_memory = !S->blocks || !S->u || !S->best;
+  for (size_t k = 0; k < sizeof v / sizeof v[0]; k++)
+    short_of_memory |= !(*v[k] = cpk_calloc_array(p->n ? p->n : 1, sizeof(double)));
+  if (short_of_memory) {
     nsgs_free(S);
     return cpk_error_set(err, CPK_ENOMEM, "nsgs: cannot allocate the workspace for %zu contacts",
                          p->nc);
@@ -191,6 +224,9 @@ static void set_stats(cpk_result *r, const cpk_problem *p, long sweeps, const ns
   cpk_result_set_stat(r, "merit", cpk_fc_merit(p, r->z, u));
   cpk_result_set_stat(r, "omega", n->omega);
   cpk_result_set_stat(r, "dampings", (double)n->dampings);
+  cpk_result_set_stat(r, "drift_jumps", (double)n->jumps);
+  cpk_result_set_stat(r, "polish_iterations", (double)n->polish_iterations);
+  cpk_result_set_stat(r, "polished", (double)n->polished);
 }
 
 /*
@@ -223,13 +259,66 @@ static void damp(nsgs_state *S, const cpk_problem *p, double *r, nsgs_counts *n,
   *res = best_res;
 }
 
-/* A failed solve hands back the best iterate seen, with u to match. */
-static void restore_best(nsgs_state *S, const cpk_problem *p, double *r, double best_res,
-                         double res)
+/*
+ * After a sweep that did not lower the residual (res) from last_res: when the
+ * sweep repeated the last one's change along a direction that moves no
+ * velocity, jump along it to the first cone boundary (see the top comment).
+ * The change history restarts after a jump, so the next needs two new sweeps.
+ */
+static void drift_jump(nsgs_state *S, const cpk_problem *p, double *r, double tol, double *res,
+                       double last_res, nsgs_counts *n)
 {
-  if (!(best_res < res)) return;
+  size_t dim = S->dim;
+  for (size_t i = 0; i < p->n; i++) S->d[i] = r[i] - S->prev[i];
+  int drift = *res >= NSGS_FLAT * last_res && nsgs_drift_detected(p, S->d, S->dprev, S->wmax, S->wd);
+  double *swap = S->dprev;
+  S->dprev = S->d;
+  S->d = swap;
+  if (!drift) return;
+  double t = nsgs_drift_step_to_boundary(p, r, S->dprev, NSGS_JUMP_MAX);
+  if (!(t >= NSGS_JUMP_MIN && t < NSGS_JUMP_MAX)) return;
+  memcpy(S->prev, r, p->n * sizeof *r); /* to undo a jump that does harm */
+  for (size_t i = 0; i < p->n; i++) r[i] += t * S->dprev[i];
+  for (size_t c = 0; c < p->nc; c++) cpk_cone_project(dim, p->mu[c], r + c * dim, r + c * dim);
+  double jumped = residual(S, p, r, tol, 1);
+  memset(S->dprev, 0, p->n * sizeof *S->dprev);
+  if (jumped > NSGS_JUMP_WORSE * *res) {
+    memcpy(r, S->prev, p->n * sizeof *r);
+    refresh_velocity(S, p, r);
+    return;
+  }
+  *res = jumped;
+  n->jumps++;
+}
+
+/* A failed solve hands back the best iterate seen, with u to match; returns its residual. */
+static double restore_best(nsgs_state *S, const cpk_problem *p, double *r, double best_res,
+                           double res)
+{
+  if (!(best_res < res)) return res;
   memcpy(r, S->best, p->n * sizeof *r);
   refresh_velocity(S, p, r);
+  return best_res;
+}
+
+/* The sweeps stopped by themselves short of the tolerance: nsn finishes from r (nsgs_polish.h). */
+static int polish(nsgs_state *S, const cpk_problem *p, const cpk_settings *s, cpk_monitor *mon,
+                  double *r, double res, cpk_result *out, nsgs_counts *n)
+{
+  int solved = 0;
+  int rc = nsgs_polish(p, s, mon, r, &res, &solved, &n->polish_iterations);
+  if (rc) return rc;
+  n->polished = solved;
+  refresh_velocity(S, p, r);
+  if (solved) {
+    out->status = CPK_STATUS_SOLVED;
+    out->message[0] = '\0';
+  } else if (n->polish_iterations > 0) {
+    size_t used = strlen(out->message);
+    snprintf(out->message + used, sizeof out->message - used,
+             "; nsn's finish (%ld iterations) ended at residual %.3g", n->polish_iterations, res);
+  }
+  return CPK_OK;
 }
 
 static int nsgs_solve(void *vs, const cpk_problem *p, const cpk_settings *s, cpk_monitor *mon,
@@ -239,27 +328,34 @@ static int nsgs_solve(void *vs, const cpk_problem *p, const cpk_settings *s, cpk
   double *z = r->z, tol = cpk_problem_tolerance(p, s->tol);
   double local_tol = fmin(s->nsgs.local_tol, NSGS_LOCAL_TOL_SHARE * s->tol);
   local_tol = cpk_problem_tolerance(p, local_tol);
-  nsgs_counts counts = {s->nsgs.omega, 0, 0, 0, 0.0};
+  nsgs_counts counts = {s->nsgs.omega, 0, 0, 0, 0.0, 0, 0, 0};
+  int by_itself = 0; /* stopped by the iteration limit or a stall, not by the callback or the clock */
   nsgs_window window = {INFINITY, -INFINITY, INFINITY, INFINITY, 0};
   long sweeps = 0, best_sweep = 0; /* sweep of the last new best residual (or damping) */
   if (resolve_changed(&S->seen, p) & RESOLVE_VALUES) set_blocks(S, p);
   start_point(p, s, z);
   double res = residual(S, p, z, tol, 1), first = res, best_res = res;
   memcpy(S->best, z, p->n * sizeof *z);
+  memset(S->dprev, 0, p->n * sizeof *S->dprev);
   r->status = CPK_STATUS_SOLVED;
   while (!(res <= tol)) {
     int stop = cpk_monitor_log(mon, sweeps, res, NAN, NAN, counts.change, z);
     if (stop) { /* the limits or the callback: say where it stood */
       r->status = (cpk_status)stop;
+      by_itself = stop == CPK_STATUS_MAX_ITERATIONS;
       snprintf(r->message, sizeof r->message, "stopped after %ld sweeps at residual %.3g", sweeps,
                res);
       break;
     }
+    double last_res = res;
+    memcpy(S->prev, z, p->n * sizeof *z);
     sweep(S, p, s, local_tol, z, &counts);
     sweeps++;
     res = residual(S, p, z, tol, sweeps % NSGS_REFRESH == 0);
+    if (!(res <= tol)) drift_jump(S, p, z, tol, &res, last_res, &counts);
     if (!isfinite(res) || res > NSGS_DIVERGED * (1.0 + first)) {
       r->status = CPK_STATUS_STALLED;
+      by_itself = 1;
       snprintf(r->message, sizeof r->message, "diverged: residual %.3g after %ld sweeps", res,
                sweeps);
       break;
@@ -278,15 +374,17 @@ static int nsgs_solve(void *vs, const cpk_problem *p, const cpk_settings *s, cpk
     }
     if (counts.change == 0.0 && !(res <= tol)) {
       r->status = CPK_STATUS_STALLED;
+      by_itself = 1;
       snprintf(r->message, sizeof r->message,
                "no reaction changed in sweep %ld at residual %.3g (%ld contacts given up)", sweeps,
                res, counts.degenerate);
       break;
     }
   }
-  if (r->status != CPK_STATUS_SOLVED) restore_best(S, p, z, best_res, res);
+  if (r->status != CPK_STATUS_SOLVED) res = restore_best(S, p, z, best_res, res);
+  int rc = by_itself ? polish(S, p, s, mon, z, res, r, &counts) : CPK_OK;
   set_stats(r, p, sweeps, &counts, S->u);
-  return CPK_OK;
+  return rc;
 }
 
 static const cpk_solver_type nsgs_type = {

@@ -258,6 +258,7 @@ static int restart(nsn_state *S, const cpk_problem *p, const cpk_settings *s, cp
   ss.callback = NULL;
   ss.verbose = 0;
   ss.nsn.restart = 0; /* never nested, whatever the restart solver runs */
+  ss.nsgs.polish = 0; /* nor polished by nsn in turn */
   if (s->time_limit > 0.0) {
     ss.time_limit = s->time_limit - cpk_monitor_elapsed(mon);
     if (!(ss.time_limit > 0.0)) return CPK_OK;

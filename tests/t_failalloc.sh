@@ -145,6 +145,7 @@ sweep "solve --json, lemke's secondary ray" solve --json "$ray"
 sweep "check (painleve)" check "$chk/painleve_peg.cpk"
 sweep "info" info "$cli/lcp2-coord.cpk"
 sweep "solve-system --json" solve-system --json --model polyhedral "$ex/two-spheres-local.json"
+sweep "solve (nsgs, a 4x4 contact)" solve --solver nsgs "$srcdir/data/cone/one-contact-dim4.cpk"
 sweep_partial=1
 sweep "simulate" simulate -q --duration 0.002 "$ex/seed000-translating-polyhedral.scene.json"
 sweep_partial=

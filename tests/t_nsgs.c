@@ -324,6 +324,7 @@ static void test_restart(void)
   cpk_settings_default(&s);
   s.tol = 1e-12;
   s.max_iter = 7;
+  s.nsgs.polish = 0; /* as nsn's restarts run it: sweeps only */
   cpk_solver *solver = NULL;
   cpk_result *r = NULL;
   cpk_error err;
@@ -395,6 +396,10 @@ static void test_settings(void)
   s.nsgs.local_max_iter = 0;
   t_ok(cpk_solver_alloc(cpk_solver_nsgs, p, &s, &solver, &err) == CPK_EINVAL && !solver,
        "local iteration limit 0 refused");
+  cpk_settings_default(&s);
+  s.nsgs.polish = 2;
+  t_ok(cpk_solver_alloc(cpk_solver_nsgs, p, &s, &solver, &err) == CPK_EINVAL && !solver,
+       "polish 2 refused (0 or 1)");
   cpk_settings_default(&s);
   s.nsgs.omega = 1.5;
   cpk_result *r = run(p, &s, 0);

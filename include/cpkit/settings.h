@@ -89,6 +89,7 @@ typedef struct cpk_settings {
     double omega;            /**< nsgs: relaxation of each contact's update, in (0, 2): 1 = plain Gauss-Seidel (default) */
     double local_tol;        /**< nsgs: target of the one-contact solver on the contact's natural map, relative to max(1, ||q||_inf) as tol is; tol / 10 is used when smaller (default 1e-12) */
     long local_max_iter;     /**< nsgs: Newton iterations of the one-contact solver per start (default 50, at most CPK_MAX_NSGS_LOCAL_MAX_ITER; its projection fallback gets 20 times as many) */
+    int polish;              /**< nsgs: 1 (default) = when the sweeps end short of the tolerance by themselves (iteration limit, stall), finish with up to 50 iterations of the registered "nsn" (no restarts) from the best sweep; 0 = never */
   } nsgs;                    /**< nsgs's options */
   struct {
     double step_fraction;    /**< fcipm: fraction in (0, 1) of the way to the cones' boundary a step goes (default 0.99) */

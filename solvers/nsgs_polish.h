@@ -1,0 +1,20 @@
+/* nsgs_polish.h: private interface of the nsn finish of an nsgs solve that stopped short of the tolerance. */
+#ifndef CPK_SOLVERS_NSGS_POLISH_H
+#define CPK_SOLVERS_NSGS_POLISH_H
+#include <cpkit/solver.h>
+
+/* Iterations the finish may take: it starts near a solution, where Newton takes a few. */
+#define NSGS_POLISH_MAX_ITER 50
+
+/*
+ * Run the registered "nsn" on the friction-cone problem p from z (n = p->n),
+ * then, unless that solved it, from nsn's cold start, each for at most
+ * NSGS_POLISH_MAX_ITER iterations, within what is left of s->time_limit, with
+ * no callback, no log and no restarts (which would run nsgs again). When a
+ * run's cone residual is below *res, z and *res take its answer and *solved
+ * says whether it solved; *iterations gets the iterations both took. Nothing runs (CPK_OK) when s->nsgs.polish is 0, nsn is not registered
+ * or no time is left. Returns CPK_ENOMEM only.
+ */
+int nsgs_polish(const cpk_problem *p, const cpk_settings *s, cpk_monitor *mon, double *z,
+                double *res, int *solved, long *iterations);
+#endif
