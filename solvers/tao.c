@@ -105,7 +105,8 @@ static int tao_alloc(void **state, const cpk_problem *p, const cpk_settings *s, 
 
 /*
  * F(X) into C. A failed or non-finite F is not a PETSc error: C gets NaN, which
- * TAO's Armijo search treats as a step too long (and the test below as a failure).
+ * TAO's Armijo search treats as a step too long (outside F's domain); only at an
+ * iterate does it end the run (tao_verdict).
  */
 static PetscErrorCode tao_constraints(Tao tao, Vec X, Vec C, void *ctx)
 {
@@ -117,7 +118,6 @@ static PetscErrorCode tao_constraints(Tao tao, Vec X, Vec C, void *ctx)
   PetscCall(VecGetArray(C, &c));
   S->nf++;
   if (cpk_problem_eval(S->p, x, c)) {
-    S->bad_f = 1;
     for (size_t i = 0; i < S->n; i++) c[i] = NAN;
   }
   memcpy(S->zf, x, S->n * sizeof *x);
@@ -169,7 +169,7 @@ static int tao_verdict(tao_state *S, const double *x, PetscInt its, PetscReal me
 {
   S->residual = tao_residual(S, x);
   if (S->residual <= S->target) return CPK_STATUS_SOLVED;
-  if (!isfinite(S->residual) || S->bad_f) return CPK_STATUS_STALLED;
+  if (!isfinite(S->residual)) return CPK_STATUS_STALLED;
   /* TAO goes on after a failed line search, from the same point: nothing more will come */
   if (its > 0 && memcmp(S->zprev, x, S->n * sizeof *x) == 0) return CPK_STATUS_STALLED;
   memcpy(S->zprev, x, S->n * sizeof *x);
@@ -247,7 +247,7 @@ static void tao_start(tao_state *S, const cpk_problem *p, const cpk_settings *s,
   S->mon = mon;
   S->target = cpk_problem_tolerance(p, s->tol);
   S->status = CPK_STATUS_STALLED;
-  S->bad_f = S->bad_jacobian = 0;
+  S->bad_jacobian = 0;
   S->have_f = 0;
   S->nf = S->nj = 0;
   S->residual = INFINITY;
@@ -269,9 +269,9 @@ static void tao_finish(tao_state *S, Tao tao, cpk_result *r)
   cpk_result_set_stat(r, "function_evaluations", (double)S->nf);
   cpk_result_set_stat(r, "jacobian_evaluations", (double)S->nj);
   if (S->status == CPK_STATUS_SOLVED) return;
-  if (S->bad_f || S->bad_jacobian)
-    snprintf(r->message, sizeof r->message, "tao (%s): F or its Jacobian failed or was not finite",
-             S->method);
+  if (S->bad_jacobian || !isfinite(S->residual))
+    snprintf(r->message, sizeof r->message, "tao (%s): %s failed or was not finite at the iterate",
+             S->method, S->bad_jacobian ? "the Jacobian" : "F");
   else if (S->status == CPK_STATUS_STALLED)
     snprintf(r->message, sizeof r->message,
              "tao (%s): no progress (line search failed) at residual %.3g", S->method, S->residual);

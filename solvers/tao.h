@@ -31,7 +31,7 @@ typedef struct tao_state {
   cpk_monitor *mon;
   double target;       /* the absolute tolerance of the natural residual */
   int status;          /* a cpk_status once the test stops the run */
-  int bad_f, bad_jacobian;
+  int bad_jacobian;
   long nf, nj;         /* F and Jacobian evaluations */
   double residual;     /* at the last tested iterate */
 } tao_state;
