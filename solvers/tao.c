@@ -218,6 +218,21 @@ static PetscErrorCode tao_set_data(tao_state *S, const cpk_problem *p, const cpk
   return 0;
 }
 
+/*
+ * MUMPS stops at a zero pivot, and then TAO's direction is infinite and its line search
+ * fails: at z = 0 the Jacobian of a contact NCP is singular (every FCLIB file failed at
+ * the first iteration so). With null-pivot detection (ICNTL(24) = 1) MUMPS solves a
+ * nearby system instead. Set in the options database, the one place that survives
+ * TAO's KSPReset, under the solvers' own prefix, unless the user set it.
+ */
+static PetscErrorCode tao_mumps_null_pivots(void)
+{
+  PetscBool set = PETSC_FALSE;
+  PetscCall(PetscOptionsHasName(NULL, "cpk_tao_", "-mat_mumps_icntl_24", &set));
+  if (!set) PetscCall(PetscOptionsSetValue(NULL, "-cpk_tao_mat_mumps_icntl_24", "1"));
+  return 0;
+}
+
 /* Newton systems by LU (MUMPS when present) unless PETSC_OPTIONS says otherwise. */
 static PetscErrorCode tao_setup(Tao tao, tao_state *S)
 {
@@ -236,6 +251,7 @@ static PetscErrorCode tao_setup(Tao tao, tao_state *S)
   PetscCall(PCSetType(pc, PCLU));
 #ifdef PETSC_HAVE_MUMPS
   PetscCall(PCFactorSetMatSolverType(pc, MATSOLVERMUMPS));
+  PetscCall(tao_mumps_null_pivots());
 #endif
   PetscCall(TaoSetFromOptions(tao));
   return 0;
