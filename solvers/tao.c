@@ -163,7 +163,7 @@ static double tao_residual(tao_state *S, const double *x)
   return cpk_natural_residual(S->p, x, S->f);
 }
 
-/* Why the run stops at iterate x of iteration `its` (TAO_GO_ON: it does not), with the monitor's say. */
+/* Why the run stops at iterate x of iteration `its` (TAO_GO_ON: it goes on), monitor included. */
 static int tao_verdict(tao_state *S, const double *x, PetscInt its, PetscReal merit,
                        PetscReal step)
 {
@@ -326,8 +326,10 @@ static int tao_solve(void *state, const cpk_problem *p, const cpk_settings *s, c
                                               tao_free};                                        \
   const cpk_solver_type *cpk_solver_tao_##NAME = &NAME##_type;
 
-TAO_TYPE(ssils, TAOSSILS, "PETSc TAO: semismooth Fischer-Burmeister Newton, infeasible, Armijo (TAOSSILS)")
-TAO_TYPE(ssfls, TAOSSFLS, "PETSc TAO: semismooth Fischer-Burmeister Newton, feasible, Armijo (TAOSSFLS)")
+TAO_TYPE(ssils, TAOSSILS,
+         "PETSc TAO: semismooth Fischer-Burmeister Newton, infeasible, Armijo (TAOSSILS)")
+TAO_TYPE(ssfls, TAOSSFLS,
+         "PETSc TAO: semismooth Fischer-Burmeister Newton, feasible, Armijo (TAOSSFLS)")
 TAO_TYPE(asils, TAOASILS, "PETSc TAO: active-set semismooth Newton, infeasible, Armijo (TAOASILS)")
 TAO_TYPE(asfls, TAOASFLS, "PETSc TAO: active-set semismooth Newton, feasible, Armijo (TAOASFLS)")
 #endif

@@ -143,7 +143,8 @@ static void test_kojima_shindo(int boxed)
                                                                : r->residual > r->tolerance);
       solved += rc == CPK_OK && r->status == CPK_STATUS_SOLVED && ok;
       t_ok(ok, "%s %s from start %zu: %s in %ld iterations, own residual %.1e%s", tao[k], what,
-           st + 1, cpk_status_name(r->status), r->iterations, own, known ? ", a known solution" : "");
+           st + 1, cpk_status_name(r->status), r->iterations, own,
+           known ? ", a known solution" : "");
       cpk_result_free(r);
     }
     t_ok(2 * solved >= info->nstarts, "%s solves %s from %zu of %zu starts", tao[k], what, solved,
@@ -224,7 +225,8 @@ static void test_limits_and_resolve(void)
   int first = rc == CPK_OK && r->status == CPK_STATUS_SOLVED && dist_inf(r->z, z, 2) < 1e-7;
   if (cpk_problem_update_q(p, q2)) abort();
   rc = cpk_solver_solve(s, r, NULL);
-  t_ok(first && rc == CPK_OK && r->status == CPK_STATUS_SOLVED && t_is_mcp_solution(p, r->z, 1e-7) &&
+  t_ok(first && rc == CPK_OK && r->status == CPK_STATUS_SOLVED &&
+           t_is_mcp_solution(p, r->z, 1e-7) &&
            dist_inf(r->z, z2, 2) < 1e-7,
        "one tao-asils solver, two q: both answers (second z = (%g, %g))", r->z[0], r->z[1]);
   cpk_solver_free(s);
