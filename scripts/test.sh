@@ -1,7 +1,8 @@
 #!/bin/sh
 # test.sh: install dependencies, build, and run the whole test suite (make check and the long
 # experiment runs of make check-long): plain, under AddressSanitizer + UndefinedBehaviorSanitizer,
-# and make distcheck. Ends with "N passed, N failed".
+# and make distcheck; then the PETSc build's tests (scripts/test-petsc.sh, unless CPK_WITH_PETSC=0).
+# Ends with "N passed, N failed", the sum of all.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 "$top/scripts/install-deps.sh" || exit 1
@@ -35,6 +36,12 @@ echo "== make distcheck"
 echo "== install and use through pkg-config"
 "$top/scripts/check-install.sh" "$top/_build" >"$top/_build/install-check.out" 2>&1 || status=1
 sed 's/^/   /' "$top/_build/install-check.out"
+# Last, because installing PETSc changes the machine (test-petsc.sh pins hdf5.pc back to serial).
+if [ "${CPK_WITH_PETSC:-1}" != 0 ]; then
+  echo "== PETSc build and its tests (scripts/test-petsc.sh; CPK_WITH_PETSC=0 skips them)"
+  "$top/scripts/test-petsc.sh" >"$top/_build/test-petsc.out" 2>&1 || status=1
+  sed 's/^/   /' "$top/_build/test-petsc.out"
+fi
 pass=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$top/_build/install-check.out")
 fail=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$top/_build/install-check.out")
 pass=${pass:-0} fail=${fail:-1}
@@ -46,6 +53,11 @@ for log in "$top/_build/tests/check-suite.log" "$top/_build/tests/check-long-sui
   e=$(sed -n 's/^# ERROR: *//p' "$log" | head -1)
   pass=$((pass + ${p:-0})) fail=$((fail + ${f:-0} + ${e:-0}))
 done
+if [ "${CPK_WITH_PETSC:-1}" != 0 ]; then
+  p=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$top/_build/test-petsc.out" | tail -1)
+  f=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$top/_build/test-petsc.out" | tail -1)
+  pass=$((pass + ${p:-0})) fail=$((fail + ${f:-1}))
+fi
 [ "$fail" -gt 0 ] && status=1
 echo "$pass passed, $fail failed"
 exit $status

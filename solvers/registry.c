@@ -1,4 +1,5 @@
 /* registry.c: the list of built-in solvers, found by name. Adding a solver adds one line here. */
+#include <config.h>
 #include <string.h>
 #include <cpkit/solver.h>
 
@@ -12,6 +13,9 @@ static const cpk_solver_type *const *const registry[] = {
     &cpk_solver_nsgs,
     &cpk_solver_fcipm,
     &cpk_solver_nsn,
+#ifdef HAVE_PETSC /* PETSc TAO's complementarity solvers (solvers/tao.c) */
+    &cpk_solver_tao_ssils, &cpk_solver_tao_ssfls, &cpk_solver_tao_asils, &cpk_solver_tao_asfls,
+#endif
 };
 
 size_t cpk_solver_count(void) { return sizeof registry / sizeof registry[0]; }

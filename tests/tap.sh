@@ -51,6 +51,18 @@ one_error_line() {
   is_empty "$tmp/out" && test "$(lines "$tmp/err")" -eq 1 && has "^${error_prefix:-cpkit}" "$tmp/err"
 }
 
+# mpi_test_env: what a test running mpirun needs: Open MPI refuses root (containers, CI) unless
+# told; no leak check of Open MPI's own start-up allocations under ASan.
+mpi_test_env() {
+  if [ "$(id -u)" -eq 0 ]; then
+    OMPI_ALLOW_RUN_AS_ROOT=1
+    OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+    export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
+  fi
+  ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
+  export ASAN_OPTIONS
+}
+
 tap_done() {
   echo "1..$ntest"
   test "$nfail" -eq 0

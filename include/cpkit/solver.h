@@ -126,6 +126,15 @@ CPK_API extern const cpk_solver_type *cpk_solver_nsgs;
 CPK_API extern const cpk_solver_type *cpk_solver_fcipm;
 /** Nonsmooth Newton on the Alart-Curnier function for friction-cone problems (settings.nsn). */
 CPK_API extern const cpk_solver_type *cpk_solver_nsn;
+/**
+ * PETSc TAO's semismooth complementarity methods (TAOSSILS, TAOSSFLS, TAOASILS, TAOASFLS) on
+ * LCPs and box MCPs, stopped by cpkit's natural residual: "tao-ssils", "tao-ssfls", "tao-asils",
+ * "tao-asfls" (doc/petsc.md). NULL, and not registered, when cpkit was built without PETSc.
+ */
+CPK_API extern const cpk_solver_type *cpk_solver_tao_ssils;
+CPK_API extern const cpk_solver_type *cpk_solver_tao_ssfls; /**< see cpk_solver_tao_ssils */
+CPK_API extern const cpk_solver_type *cpk_solver_tao_asils; /**< see cpk_solver_tao_ssils */
+CPK_API extern const cpk_solver_type *cpk_solver_tao_asfls; /**< see cpk_solver_tao_ssils */
 /** @} */
 
 CPK_END_DECLS
