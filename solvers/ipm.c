@@ -255,6 +255,26 @@ static void fill_stats(const ipm_state *S, const cpk_problem *p, cpk_result *r)
   if (S->running == IPM_RUN_POTENTIAL) cpk_result_set_stat(r, "backtracks", (double)S->backtracks);
 }
 
+/*
+ * A warm start that passes the tolerance by less than this factor gets the
+ * crossover's Newton step on its active set, kept when it lowers the residual:
+ * the tolerance is absolute, and a touch-down's start that passes it only just
+ * can be wrong at the scale of its small impulses (as for bdnewton and fbnewton,
+ * solvers/newton_run.c, polish_start).
+ */
+#define IPM_START_MARGIN 1e-2
+
+/* The passing warm start in S->z (residual res): the crossover's step from it. */
+static int finish_warm_point(ipm_state *S, const cpk_problem *p, const cpk_settings *s, double res)
+{
+  if (!s->ipm.crossover || res <= IPM_START_MARGIN * S->tol) return CPK_OK;
+  S->best_res = res;
+  memcpy(S->zbest, S->z, S->n * sizeof *S->zbest);
+  start_multipliers(S, 0.0);
+  int rc = ipm_crossover(S, p, 1);
+  return rc < 0 ? -rc : CPK_OK;
+}
+
 /* A warm start that already solves, or whose active set does after one Newton step, ends the solve. */
 static int try_warm_point(ipm_state *S, const cpk_problem *p, const cpk_settings *s, int *done)
 {
@@ -262,6 +282,7 @@ static int try_warm_point(ipm_state *S, const cpk_problem *p, const cpk_settings
   *done = 0;
   for (size_t i = 0; i < S->n; i++) S->z[i] = fmin(fmax(s->z0[i], p->lower[i]), p->upper[i]);
   int rc = ipm_evaluate(S, p, &res);
+  if (!rc && res <= S->tol) rc = finish_warm_point(S, p, s, res);
   if (rc || res <= S->tol) {
     *done = !rc;
     return rc == CPK_EBADFUNC ? CPK_OK : rc;

@@ -1,5 +1,5 @@
 #!/bin/sh
-# t_sim_tilted_ellipsoid.sh: seed 003's tilted ellipsoid completes with bdnewton and fbnewton on point-coulomb and with bdnewton on kelvin-voigt, every step passing the physical check (issue 14: the previous step's impulses passed tol = 1e-7 only just at touch-down and were returned as they were, failing the check at t = 0.2198 and 0.1981).
+# t_sim_tilted_ellipsoid.sh: seed 003's tilted ellipsoid completes with bdnewton, fbnewton and ipm on point-coulomb and with bdnewton on kelvin-voigt, every step passing the physical check (issue 14: the previous step's impulses passed tol = 1e-7 only just at touch-down and were returned as they were, failing the check at t = 0.2198 and 0.1981).
 srcdir=${CPK_TEST_SRCDIR:-.}
 . "$srcdir/tap.sh"
 tap_init t_sim_tilted_ellipsoid
@@ -8,7 +8,7 @@ ex=$srcdir/../examples/seed003-ellipsoid-tilted.scene.json
 # The stepper stops with exit 1 on a step whose answer fails the physical check
 # (cpk_varmap_check, independent of the solver's residual), so exit 0 means every
 # step's answer passed it. kelvin-voigt is the scene's model: all 7 checks pass.
-for s in bdnewton fbnewton; do
+for s in bdnewton fbnewton ipm; do
   run simulate "$ex" --model point-coulomb --solver $s -q
   check "point-coulomb, $s: completes, every step physically checked" status_is 0
 done
