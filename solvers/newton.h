@@ -63,6 +63,7 @@ struct newton_ws {
   double last_step;    /* step length the last line search accepted */
   int watchdog, restarts, crash;
   int g_valid;         /* methods may cache the merit gradient in g for one iteration */
+  int project;         /* the line search projects its trial points onto the bounds (restarts) */
   long iter, nf, nj, backtracks, fallbacks, extra_factorizations;
   long prox_steps, crash_steps, watchdog_returns, restarts_done;
   double extra_factor_time;

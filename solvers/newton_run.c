@@ -249,6 +249,7 @@ static int attempts(newton_ws *ws, const cpk_problem *p, double tol, cpk_monitor
       return CPK_OK;
     }
     newton_save_best(ws, 1); /* the watchdog and the stall test judge the restart by its own best */
+    ws->project = 1;
     ws->restarts_done++;
     ws->nhist = 0;
     if (ws->hist_cap < RESTART_NONMONOTONE) ws->hist_cap = RESTART_NONMONOTONE;
@@ -267,6 +268,7 @@ int newton_run(newton_ws *ws, const cpk_problem *p, const cpk_settings *s, cpk_m
   ws->hist_cap = ws->hist_cap0;
   ws->prox_rho = 1.0;
   ws->merit_global = INFINITY;
+  ws->project = 0;
   cpk_linsys_stats ls0;
   cpk_linsys_get_stats(ws->ls, &ls0);
   newton_set_row_weights(ws, p);
