@@ -255,19 +255,11 @@ static void fill_stats(const ipm_state *S, const cpk_problem *p, cpk_result *r)
   if (S->running == IPM_RUN_POTENTIAL) cpk_result_set_stat(r, "backtracks", (double)S->backtracks);
 }
 
-/*
- * A warm start that passes the tolerance by less than this factor gets the
- * crossover's Newton step on its active set, kept when it lowers the residual:
- * the tolerance is absolute, and a touch-down's start that passes it only just
- * can be wrong at the scale of its small impulses (as for bdnewton and fbnewton,
- * solvers/newton_run.c, polish_start).
- */
-#define IPM_START_MARGIN 1e-2
-
-/* The passing warm start in S->z (residual res): the crossover's step from it. */
+/* The passing warm start in S->z (residual res): the crossover's step from it when it
+ * passes by less than IPM_FINISH_MARGIN. */
 static int finish_warm_point(ipm_state *S, const cpk_problem *p, const cpk_settings *s, double res)
 {
-  if (!s->ipm.crossover || res <= IPM_START_MARGIN * S->tol) return CPK_OK;
+  if (!s->ipm.crossover || res <= IPM_FINISH_MARGIN * S->tol) return CPK_OK;
   S->best_res = res;
   memcpy(S->zbest, S->z, S->n * sizeof *S->zbest);
   start_multipliers(S, 0.0);
