@@ -1,7 +1,7 @@
 #!/bin/sh
 # examples_matrix.sh: runs `cpkit simulate SCENE --model M [--solver S]` over scenes x models x solvers with a time limit per run and prints the rows of doc/experiments.md's tables.
 #
-# usage: sh bench/examples_matrix.sh [-c CPKIT] [-d DIR] [-t SECONDS] [-o RAW]
+# usage: sh bench/examples_matrix.sh [-c CPKIT] [-d DIRS] [-t SECONDS] [-o RAW]
 #                                    [-m MODELS] [-S SOLVERS] [SCENE...]
 #   -c CPKIT    the cpkit program (default: cpkit on PATH)
 #   -d DIRS     colon-separated directories searched for SCENE.scene.json (default: examples/
@@ -10,13 +10,14 @@
 #   -t SECONDS  wall-clock limit per run (default 60)
 #   -o RAW      raw results, one line per run, kept between calls: runs already in RAW
 #               are not run again, so subsets can run one after another (or in the
-#               background) and the table is printed from everything RAW holds
+#               background); the table of the scenes, models and solvers asked is printed
+#               from what RAW holds
 #               (default: a temporary file)
 #   -m MODELS   comma-separated models (default point-coulomb,elliptic-torsional,kelvin-voigt)
 #   -S SOLVERS  comma-separated solvers; "default" names no solver, so the scene's own
 #               solver or the stepper's default runs
 #               (default default,bdnewton,fbnewton,ipm,nsgs,fcipm,nsn)
-#   SCENE       scene names (file names without .scene.json); default every scene in DIR
+#   SCENE       scene names (file names without .scene.json); default every scene in the first of DIRS
 #
 # A row: | scene | model (F/N) | cell per solver |, F the number of the scene's checks that
 # fail in the best completed run of the row, N the number of checks. A cell: "ok" (the run
@@ -38,7 +39,7 @@ while getopts c:d:t:o:m:S: opt; do
   o) raw=$OPTARG ;;
   m) models=$OPTARG ;;
   S) solvers=$OPTARG ;;
-  *) sed -n '3,19p' "$0" >&2; exit 2 ;;
+  *) sed -n '3,20p' "$0" >&2; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
