@@ -249,7 +249,7 @@ static int attempts(newton_ws *ws, const cpk_problem *p, double tol, cpk_monitor
       return CPK_OK;
     }
     newton_save_best(ws, 1); /* the watchdog and the stall test judge the restart by its own best */
-    ws->project = 1;
+    ws->project = ws->method->project_restarts;
     ws->restarts_done++;
     ws->nhist = 0;
     if (ws->hist_cap < RESTART_NONMONOTONE) ws->hist_cap = RESTART_NONMONOTONE;
