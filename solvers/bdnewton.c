@@ -225,7 +225,7 @@ static int bd_fallback(newton_ws *ws, const cpk_problem *p, int attempt, double 
 /* ---- the solver type ----------------------------------------------------------------- */
 
 static const newton_method bd_method = {"bdnewton", bd_residual, bd_linearize, bd_adjust,
-                                        bd_slope, bd_fallback};
+                                        bd_slope, bd_fallback, 0};
 
 static void bd_free(void *state)
 {

@@ -177,7 +177,7 @@ static int fb_fallback(newton_ws *ws, const cpk_problem *p, int attempt, double 
 /* ---- the solver type ----------------------------------------------------------------- */
 
 static const newton_method fb_method = {"fbnewton", fb_residual, fb_linearize, NULL, fb_slope,
-                                        fb_fallback};
+                                        fb_fallback, 1};
 
 static void fb_free(void *state)
 {

@@ -112,9 +112,20 @@ int ipm_crossover(ipm_state *S, const cpk_problem *p, int force);
 /* ---- ipm_polish.c ------------------------------------------------------------ */
 
 /*
+ * A warm start or an answer that passes the tolerance by less than this factor
+ * gets a Newton step (the crossover's for a warm start, the polish for an
+ * answer), kept when it lowers the residual: the tolerance is absolute, and at
+ * a touch-down, whose impulses are of its order, a point that passes it only
+ * just can be wrong at the scale of the answer (as for bdnewton and fbnewton,
+ * solvers/newton_run.c, polish_start).
+ */
+#define IPM_FINISH_MARGIN 1e-2
+
+/*
  * Nonlinear problems left unsolved (not stopped by the monitor, crossover
- * on): bdnewton from zbest, kept if its residual is smaller; r->status
- * becomes solved when it solves. Returns an error code (CPK_ENOMEM).
+ * on), or solved by less than IPM_FINISH_MARGIN: bdnewton from zbest, kept if
+ * its residual is smaller; r->status becomes solved when it solves. Returns an
+ * error code (CPK_ENOMEM).
  */
 int ipm_polish(ipm_state *S, const cpk_problem *p, const cpk_settings *s, cpk_monitor *mon,
                cpk_result *r);

@@ -37,7 +37,10 @@ int ipm_polish(ipm_state *S, const cpk_problem *p, const cpk_settings *s, cpk_mo
                cpk_result *r)
 {
   int solved = 0;
-  if (r->status == CPK_STATUS_SOLVED || r->status == CPK_STATUS_NO_SOLUTION ||
+  if (r->status == CPK_STATUS_SOLVED)
+    return S->best_res > IPM_FINISH_MARGIN * S->tol ? ipm_polish_from_best(S, p, s, mon, &solved)
+                                                     : CPK_OK;
+  if (r->status == CPK_STATUS_NO_SOLUTION ||
       (S->stopped && S->stopped != CPK_STATUS_MAX_ITERATIONS))
     return CPK_OK;
   int rc = ipm_polish_from_best(S, p, s, mon, &solved);

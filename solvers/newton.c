@@ -298,6 +298,8 @@ static int line_search(newton_ws *ws, const cpk_problem *p, double slope)
   double dn = newton_norm_inf(ws->d, ws->n), zn = newton_norm_inf(ws->z, ws->n);
   for (int k = 0; k < MAX_BACKTRACKS; k++) {
     for (size_t i = 0; i < ws->n; i++) ws->zt[i] = ws->z[i] + t * ws->d[i];
+    if (ws->project)
+      for (size_t i = 0; i < ws->n; i++) ws->zt[i] = fmin(fmax(ws->zt[i], p->lower[i]), p->upper[i]);
     int rc = newton_evaluate(ws, p, ws->zt, ws->wt, ws->phit, &mt);
     if (!rc && mt <= ref + ARMIJO_SIGMA * t * slope) {
       newton_accept_trial(ws, mt);

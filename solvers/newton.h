@@ -33,6 +33,9 @@ typedef struct newton_method {
   double (*slope)(newton_ws *ws, const cpk_problem *p, const double *d);
   /* Fallback direction number `attempt` into d: CPK_OK, NEWTON_NO_FALLBACK, or an error code. */
   int (*fallback)(newton_ws *ws, const cpk_problem *p, int attempt, double *d);
+  /* 1: the restarts' line searches project their trial points onto the bounds (fbnewton,
+     whose iterates leave them; bdnewton's restarts stay as they were). */
+  int project_restarts;
 } newton_method;
 
 struct newton_ws {
@@ -63,6 +66,8 @@ struct newton_ws {
   double last_step;    /* step length the last line search accepted */
   int watchdog, restarts, crash;
   int g_valid;         /* methods may cache the merit gradient in g for one iteration */
+  int project;         /* the line search projects its trial points onto the bounds (restarts of
+                          a method with project_restarts) */
   long iter, nf, nj, backtracks, fallbacks, extra_factorizations;
   long prox_steps, crash_steps, watchdog_returns, restarts_done;
   double extra_factor_time;

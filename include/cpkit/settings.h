@@ -34,7 +34,7 @@ typedef int (*cpk_iteration_callback)(const cpk_iteration_info *info, void *data
 #define CPK_DEFAULT_FCIPM_REFRESH 0.0 /**< default of fcipm.refresh_ratio */
 #define CPK_DEFAULT_NEWTON_PROXIMAL 1.0 /**< default of newton.proximal */
 #define CPK_DEFAULT_NEWTON_WATCHDOG 5 /**< default of newton.watchdog */
-#define CPK_DEFAULT_NEWTON_RESTARTS 3 /**< default of newton.restarts */
+#define CPK_DEFAULT_NEWTON_RESTARTS 5 /**< default of newton.restarts */
 #define CPK_DEFAULT_NEWTON_CRASH 20 /**< default of newton.crash */
 #define CPK_MAX_NEWTON_RESTARTS 100 /**< largest newton.restarts */
 #define CPK_IPM_AUTO 0 /**< ipm.method: path following for affine problems, potential reduction otherwise */
@@ -78,7 +78,7 @@ typedef struct cpk_settings {
     double fb_lambda;        /**< fbnewton: weight lambda in (0, 1] of the penalised Fischer-Burmeister function (1 = plain FB); 0 = default 0.95 */
     double proximal;         /**< bdnewton/fbnewton: scale c >= 0 of the proximal perturbation J + lambda I tried when the Newton matrix is singular or its direction fails, J + lambda |diag J|, lambda = rho c min(1, |Phi|_2); 0 = never (default 1) */
     int watchdog;            /**< bdnewton/fbnewton: with a non-monotone search (nonmonotone > 1), iterations without a new best merit after which the iterate returns to the best point (default 5, 0 = never) */
-    int restarts;            /**< bdnewton/fbnewton: restarts from perturbed points after a stall, before giving up (default 3, 0 = none, at most CPK_MAX_NEWTON_RESTARTS) */
+    int restarts;            /**< bdnewton/fbnewton: restarts from perturbed points after a stall, before giving up (default 5, 0 = none, at most CPK_MAX_NEWTON_RESTARTS) */
     int crash;               /**< bdnewton/fbnewton: projected-gradient steps of the crash phase run from a start whose merit is poor, and from every restart point (default 20, 0 = none) */
   } newton;                  /**< bdnewton's and fbnewton's options */
   struct {
