@@ -29,7 +29,7 @@ typedef struct petsc_state {
   int spd;                 /* CG + GAMG instead of LU; 0 after a fall-back to LU */
   MPI_Comm comm;
   int rank, size;
-  size_t group;            /* rows are cut at multiples of it (-cpk_row_block, default 1) */
+  size_t group;            /* -cpk_row_block (default 1); the driver's row group may be larger */
   Mat A;                   /* NULL until the first pattern */
   KSP ksp;
   Vec b, x, xall;          /* b, x distributed like A's rows; xall all of x on every rank */
@@ -165,7 +165,8 @@ static int petsc_new_pattern(petsc_state *s, const cpk_csc *A)
   size_t r0, r1;
   if ((size_t)A->p[A->n] >= (size_t)PETSC_MAX_INT) return CPK_EOVERFLOW;
   petsc_drop_pattern(s);
-  petsc_rows_split(&s->R, A, s->group, s->rank, s->size, &r0, &r1);
+  size_t group = petsc_row_group();
+  petsc_rows_split(&s->R, A, s->group > group ? s->group : group, s->rank, s->size, &r0, &r1);
   int rc = petsc_rows_pattern(&s->R, A, r0, r1);
   rc = petsc_agree_rc(s->comm, rc);
   if (rc) return rc;

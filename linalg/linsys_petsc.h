@@ -9,6 +9,9 @@
 /* MPI and PETSc up (initialised by cpkit if nobody did, finalised at exit): CPK_OK or CPK_ELINSYS. */
 int petsc_ready(void);
 
+/* Rows per contact, as the driver last set it (cpk_mpi_set_row_group). */
+size_t petsc_row_group(void);
+
 /* The most severe of the ranks' return codes (the smallest: errors are negative), on every rank. */
 int petsc_agree_rc(MPI_Comm comm, int rc);
 
@@ -33,7 +36,10 @@ typedef struct petsc_rows {
 int petsc_rows_alloc(petsc_rows *R, size_t n);
 void petsc_rows_free(petsc_rows *R);
 
-/* Rank `rank` of `size`'s block of A's rows: contiguous, never cutting a group of rows with one column pattern. */
+/*
+ * Rank `rank` of `size`'s block of A's rows: contiguous, cut at multiples of
+ * `group` rows; with group 1, never inside a run of rows with one column pattern.
+ */
 void petsc_rows_split(petsc_rows *R, const cpk_csc *A, size_t group, int rank, int size,
                       size_t *r0, size_t *r1);
 

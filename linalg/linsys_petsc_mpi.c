@@ -31,6 +31,10 @@ void cpk_mpi_block(size_t n, size_t group, int rank, int size, size_t *lo, size_
   *hi = g1 * group < n ? g1 * group : n;
 }
 
+static size_t row_group = 1; /* cpk_mpi_set_row_group */
+
+void cpk_mpi_set_row_group(size_t rows) { row_group = rows ? rows : 1; }
+
 #ifndef HAVE_PETSC
 int cpk_mpi_rank(void) { return launcher_value(rank_vars, 0); }
 int cpk_mpi_size(void) { return launcher_value(size_vars, 1); }
@@ -78,6 +82,8 @@ int petsc_ready(void)
   if (atexit(petsc_finalize)) return CPK_ELINSYS;
   return CPK_OK;
 }
+
+size_t petsc_row_group(void) { return row_group; }
 
 int petsc_agree_rc(MPI_Comm comm, int rc)
 {

@@ -46,16 +46,17 @@ static void row_fingerprints(const cpk_csc *A, uint64_t *fp)
 }
 
 /*
- * A contact's rows have one column pattern (its Delassus block row): a cut at t is
- * moved forward while rows t-1 and t look alike, by at most CUT_SLIDE groups
- * (beyond that the rows are not one contact's and the cut stays).
+ * With contacts of `group` rows the cut is at a multiple of group. Without
+ * (group 1), a contact's rows are recognised by their one column pattern (its
+ * Delassus block row): a cut at t moves forward while rows t-1 and t look
+ * alike, by at most CUT_SLIDE rows (beyond that they are not one contact's).
  */
 #define CUT_SLIDE 8
 
 static size_t cut_at(const uint64_t *fp, size_t n, size_t group, size_t t)
 {
-  t -= t % group;
-  for (size_t s = 0, u = t; s < CUT_SLIDE && u > 0 && u < n; s++, u += group)
+  if (group > 1) return t - t % group;
+  for (size_t u = t; u < t + CUT_SLIDE && u > 0 && u < n; u++)
     if (fp[u] != fp[u - 1]) return u;
   return t;
 }

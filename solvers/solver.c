@@ -117,6 +117,12 @@ int cpk_solver_set_warm_start(cpk_solver *s, const double *z0, const int *basis0
   return CPK_OK;
 }
 
+/* A petsc backend: its factorizations and solves are collective over the MPI ranks. */
+static int distributed_linsys(const cpk_settings *st)
+{
+  return st->linsys && (st->linsys == cpk_linsys_petsc || st->linsys == cpk_linsys_petsc_cg);
+}
+
 /*
  * Judge the solver's answer by the common residual, whatever the solver said. With
  * a petsc backend (collective over the MPI ranks) the residual is reduced over the
@@ -125,7 +131,7 @@ int cpk_solver_set_warm_start(cpk_solver *s, const double *z0, const int *basis0
  */
 static void finish_result(const cpk_problem *p, const cpk_settings *st, cpk_result *r)
 {
-  int dist = st->linsys && (st->linsys == cpk_linsys_petsc || st->linsys == cpk_linsys_petsc_cg);
+  int dist = distributed_linsys(st);
   int rc = dist ? cpk_mpi_residual(p, r->z, r->w, &r->residual)
                 : cpk_problem_residual(p, r->z, r->w, &r->residual);
   r->tolerance = cpk_problem_tolerance(p, st->tol);
@@ -171,6 +177,8 @@ int cpk_solver_solve(cpk_solver *s, cpk_result *r, cpk_error *err)
   if (max_iter == 0) max_iter = s->type->default_max_iter ? s->type->default_max_iter(p) : 1000;
   cpk_monitor_start(&mon, &s->settings, s->type->name, max_iter);
   cpk_monitor_track(&mon, p, s->modes);
+  if (distributed_linsys(&s->settings))
+    cpk_mpi_set_row_group(p->kind == CPK_KIND_FRICTION_CONE ? p->cone_dim : 1); /* whole contacts per rank */
   rc = s->impl->solve(s->state, p, &s->settings, &mon, r);
   r->time_s = cpk_monitor_elapsed(&mon);
   if (rc) return cpk_error_set(err, rc, "%s: %s", s->type->name, cpk_strerror(rc));

@@ -26,6 +26,14 @@ CPK_API int cpk_mpi_size(void);
 CPK_API int cpk_mpi_all(int flag);
 
 /**
+ * Rows per contact of the matrices the petsc backends factor from now on (the
+ * driver sets the problem's cone_dim for a friction-cone problem, else 1): a
+ * cut between two ranks' rows falls at a multiple of it, so a contact's rows
+ * stay on one rank. 0 counts as 1.
+ */
+CPK_API void cpk_mpi_set_row_group(size_t rows);
+
+/**
  * Rows [*lo, *hi) of this rank's block when n rows in groups of `group` rows
  * (a contact's, kept whole) are split in contiguous blocks over `size` ranks.
  */
