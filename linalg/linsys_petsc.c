@@ -36,6 +36,15 @@ typedef struct petsc_state {
   VecScatter gather;
   petsc_rows R;
   int have_pattern, factored;
+  /*
+   * The last factorization failed. PETSc's MUMPS interface then refuses every
+   * numeric factorization on the same analysis (it sees the failed INFOG(1)
+   * and marks the factor failed without calling MUMPS): measured, one singular
+   * Newton matrix made every later one "singular" (nsn fell back to gradient
+   * steps: 157 iterations instead of 19 on a 10 289-contact pile). The next
+   * factorization starts from a new Mat, hence a new analysis.
+   */
+  int failed;
   double *alpha;
   linsys_eta eta;
   cpk_linsys_stats st;
@@ -222,8 +231,10 @@ static int petsc_factor(void *state, const cpk_csc *A)
   s->st.factorizations++;
   int rc = CPK_OK;
   if (s->n > 0) { /* the empty matrix needs no factors */
-    if (!petsc_same_pattern(s, A)) rc = petsc_new_pattern(s, A);
+    /* same branch on every rank: failed is agreed, petsc_same_pattern reduced */
+    if (s->failed || !petsc_same_pattern(s, A)) rc = petsc_new_pattern(s, A);
     if (rc == CPK_OK) rc = petsc_agree_rc(s->comm, petsc_numeric(s, A));
+    s->failed = rc != CPK_OK;
   }
   s->factored = (rc == CPK_OK);
   s->st.factor_time_s += cpk_wtime() - t0;
