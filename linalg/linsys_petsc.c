@@ -121,7 +121,7 @@ static int petsc_alloc_spd(void **state, size_t n, int spd)
   int rc = petsc_ready();
   if (rc) return rc;
   petsc_state *s = calloc(1, sizeof *s);
-  if (!s) return CPK_ENOMEM;
+  if (!s) return petsc_agree_rc(PETSC_COMM_WORLD, CPK_ENOMEM); /* the other ranks wait for it */
   s->n = n;
   s->spd = spd;
   s->comm = PETSC_COMM_WORLD;
@@ -180,23 +180,28 @@ static int petsc_new_pattern(petsc_state *s, const cpk_csc *A)
   rc = petsc_agree_rc(s->comm, rc);
   if (rc) return rc;
   s->st.symbolic++;
-  if (petsc_create_mat(s)) return CPK_ENOMEM;
+  rc = petsc_agree_rc(s->comm, petsc_create_mat(s) ? CPK_ENOMEM : CPK_OK);
+  if (rc) return rc;
   s->have_pattern = 1;
   return CPK_OK;
 }
 
-/* This rank's rows into A (inserted where the preallocation put them), then assembly. */
+/*
+ * This rank's rows into A (inserted where the preallocation put them), then the
+ * assembly, which is collective: a rank whose insertion failed still takes part.
+ */
 static PetscErrorCode petsc_set_values(petsc_state *s, const cpk_csc *A)
 {
   petsc_rows *R = &s->R;
+  PetscErrorCode err = 0;
   petsc_rows_values(R, A);
-  for (size_t r = 0; r < R->r1 - R->r0; r++) {
+  for (size_t r = 0; r < R->r1 - R->r0 && !err; r++) {
     PetscInt row = (PetscInt)(R->r0 + r), k = R->rp[r];
-    PetscCall(MatSetValues(s->A, 1, &row, R->rp[r + 1] - k, R->cj + k, R->v + k, INSERT_VALUES));
+    err = MatSetValues(s->A, 1, &row, R->rp[r + 1] - k, R->cj + k, R->v + k, INSERT_VALUES);
   }
-  PetscCall(MatAssemblyBegin(s->A, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(s->A, MAT_FINAL_ASSEMBLY));
-  return 0;
+  PetscErrorCode begin = MatAssemblyBegin(s->A, MAT_FINAL_ASSEMBLY);
+  PetscErrorCode end = MatAssemblyEnd(s->A, MAT_FINAL_ASSEMBLY);
+  return err ? err : begin ? begin : end;
 }
 
 /* Singular pivots come back as a failed PC, not as an error code. */
@@ -204,8 +209,8 @@ static int petsc_numeric(petsc_state *s, const cpk_csc *A)
 {
   PC pc;
   PCFailedReason why = PC_NOERROR;
-  if (petsc_set_values(s, A) || KSPSetOperators(s->ksp, s->A, s->A) || KSPGetPC(s->ksp, &pc))
-    return CPK_ELINSYS;
+  int rc = petsc_agree_rc(s->comm, petsc_set_values(s, A) ? CPK_ELINSYS : CPK_OK);
+  if (rc || KSPSetOperators(s->ksp, s->A, s->A) || KSPGetPC(s->ksp, &pc)) return CPK_ELINSYS;
   PetscErrorCode err = KSPSetUp(s->ksp);
   if (PCGetFailedReason(pc, &why) == 0 && why != PC_NOERROR)
     return why == PC_SUBPC_ERROR || why == PC_SETUP_ERROR ? CPK_ELINSYS : CPK_ESINGULAR;
@@ -285,7 +290,7 @@ static int petsc_gather_solution(petsc_state *s, double *x)
 /* x <- A_0^{-1} x or A_0^{-T} x (the converged reason is global: every rank takes the same branch). */
 static int petsc_ksp_solve(petsc_state *s, double *x, int transpose)
 {
-  int rc = petsc_scatter_rhs(s, x);
+  int rc = petsc_agree_rc(s->comm, petsc_scatter_rhs(s, x));
   KSPConvergedReason why = KSP_CONVERGED_ITERATING;
   if (!rc) rc = petsc_ksp_run(s, transpose, &why);
   if (!rc && why < 0 && s->spd) rc = petsc_fall_back_to_lu(s, transpose, &why);
