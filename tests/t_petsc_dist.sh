@@ -136,6 +136,14 @@ st=$?
 check "2 ranks, -o FILE.RANK: exit 0, FILE.0 written, FILE.1 not" \
   test "$st" -eq 0 -a -s "$tmp/own.0" -a ! -e "$tmp/own.1"
 
+# cpkit bench under 2 ranks: one summary, rank 0's results file only.
+mpirun -np 2 --oversubscribe sh -c 'exec "$0" "$@" -o "$CPK_OUT.bench.$OMPI_COMM_WORLD_RANK"' \
+  "$CPKIT" bench murty --solvers lemke >"$tmp/bench.out" 2>"$tmp/bench.err"
+st=$?
+check "bench, 2 ranks: exit 0, one summary, rank 0's results file only" \
+  test "$st" -eq 0 -a "$(grep -c ' runs; ' "$tmp/bench.out")" -eq 1 -a -s "$tmp/own.bench.0" \
+  -a ! -e "$tmp/own.bench.1"
+
 fclib=$srcdir/data/fclib/OneObject-i1028-138.hdf5
 run info "$fclib"
 if grep -q "without HDF5" "$tmp/err"; then
