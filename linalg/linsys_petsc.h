@@ -37,8 +37,9 @@ int petsc_rows_alloc(petsc_rows *R, size_t n);
 void petsc_rows_free(petsc_rows *R);
 
 /*
- * Rank `rank` of `size`'s block of A's rows: contiguous, cut at multiples of
- * `group` rows; with group 1, never inside a run of rows with one column pattern.
+ * Rank `rank` of `size`'s block of A's rows: contiguous; with group > 1 whole
+ * groups (cpk_mpi_block), with group 1 never inside a run of rows with one
+ * column pattern.
  */
 void petsc_rows_split(petsc_rows *R, const cpk_csc *A, size_t group, int rank, int size,
                       size_t *r0, size_t *r1);

@@ -3,6 +3,7 @@
 #ifdef HAVE_PETSC
 #include <stdlib.h>
 #include <string.h>
+#include <cpkit/parallel.h>
 #include <cpkit/util.h>
 #include "linsys_petsc.h"
 
@@ -46,16 +47,15 @@ static void row_fingerprints(const cpk_csc *A, uint64_t *fp)
 }
 
 /*
- * With contacts of `group` rows the cut is at a multiple of group. Without
- * (group 1), a contact's rows are recognised by their one column pattern (its
- * Delassus block row): a cut at t moves forward while rows t-1 and t look
- * alike, by at most CUT_SLIDE rows (beyond that they are not one contact's).
+ * Without contacts of known size (group 1), a contact's rows are recognised by
+ * their one column pattern (its Delassus block row): a cut at t moves forward
+ * while rows t-1 and t look alike, by at most CUT_SLIDE rows (beyond that they
+ * are not one contact's).
  */
 #define CUT_SLIDE 8
 
-static size_t cut_at(const uint64_t *fp, size_t n, size_t group, size_t t)
+static size_t cut_at(const uint64_t *fp, size_t n, size_t t)
 {
-  if (group > 1) return t - t % group;
   for (size_t u = t; u < t + CUT_SLIDE && u > 0 && u < n; u++)
     if (fp[u] != fp[u - 1]) return u;
   return t;
@@ -65,12 +65,15 @@ void petsc_rows_split(petsc_rows *R, const cpk_csc *A, size_t group, int rank, i
                       size_t *r0, size_t *r1)
 {
   size_t n = (size_t)A->n, prev = 0;
-  if (group == 0) group = 1;
+  if (group > 1) { /* whole contacts by index: the blocks the residual is split by too */
+    cpk_mpi_block(n, group, rank, size, r0, r1);
+    return;
+  }
   row_fingerprints(A, R->fp);
   *r0 = *r1 = 0;
   /* every rank computes every cut, so that the blocks tile [0, n) without talking */
   for (int r = 1; r <= size; r++) {
-    size_t t = r == size ? n : cut_at(R->fp, n, group, (size_t)((double)n * r / size));
+    size_t t = r == size ? n : cut_at(R->fp, n, (size_t)((double)n * r / size));
     if (t < prev) t = prev;
     if (r == rank + 1) *r0 = prev, *r1 = t;
     prev = t;

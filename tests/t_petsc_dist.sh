@@ -79,14 +79,18 @@ EOF
 }
 
 # ranks_agree K ERR: K summary lines in ERR, one per rank, with one status and one residual.
+# mpirun tags every chunk it forwards, and stderr is unbuffered: a rank's line may come in
+# several tagged chunks, interleaved with the other rank's, so each rank's text is rebuilt first.
 ranks_agree() {
   python3 - "$@" <<'EOF'
 import re, sys
-k, seen = int(sys.argv[1]), {}
-for line in open(sys.argv[2]):
-    m = re.match(r"\[\d+,(\d+)\]<stderr>:\s*\S+: (.+) after \d+ iterations, residual (\S+),", line)
-    if m:
-        seen[m.group(1)] = (m.group(2), m.group(3))
+k, text, seen = int(sys.argv[1]), {}, {}
+parts = re.split(r"\[\d+,(\d+)\]<stderr>:", open(sys.argv[2]).read())
+for rank, chunk in zip(parts[1::2], parts[2::2]):
+    text[rank] = text.get(rank, "") + chunk
+for rank, t in text.items():
+    for m in re.finditer(r"\S+: (.+) after \d+ iterations, residual (\S+),", t):
+        seen[rank] = (m.group(1), m.group(2))
 print("# ranks: %s" % seen)
 sys.exit(len(seen) != k or len(set(seen.values())) != 1 or list(seen.values())[0][0] != "solved")
 EOF
