@@ -56,18 +56,7 @@ double cpk_cone_natural_map(size_t dim, double mu, const double *r, const double
 
 double cpk_fc_residual(const cpk_problem *p, const double *r, const double *u)
 {
-  double e[CPK_CONE_DIM_MAX], worst = 0.0;
-  size_t d = p->cone_dim;
-  for (size_t c = 0; c < p->nc; c++) {
-    double ec = cpk_cone_natural_map(d, p->mu[c], r + c * d, u + c * d, e);
-    if (isnan(ec)) return INFINITY;
-    /* u_n >= 0 holds at every solution (u^ in K* says so), but the natural map sees a
-     * negative u_n only through |u_n| / mu: with mu = 1e10, r = 0 and u_n = -1 had residual
-     * 1e-10. The normal velocity's violation counts at its own size. */
-    if (-u[c * d] > ec) ec = -u[c * d];
-    if (ec > worst) worst = ec;
-  }
-  return worst;
+  return cpk_natural_residual_rows(p, r, u, 0, p->n);
 }
 
 double cpk_fc_merit(const cpk_problem *p, const double *r, const double *u)

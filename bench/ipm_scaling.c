@@ -429,6 +429,7 @@ int main(int argc, char **argv)
       return strcmp(argv[a], "--help") == 0 ? 0 : 2;
     }
   }
+  if (cpk_mpi_rank() != 0 && !freopen("/dev/null", "w", stdout)) return 1; /* rank 0 reports */
   printf("ipm_scaling: cpkit %s, seed %lu, time limit %.0f s per solve\n", cpk_version(), o.seed, o.time_limit);
   printf("columns: fact = factorizations, sym = symbolic analyses, factor_s = time in factorizations,\n"
          "build_s = time to generate the instance (not in time_s), peak_MB = max RSS of the process\n");

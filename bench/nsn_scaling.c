@@ -8,7 +8,7 @@
 
 static const char *usage =
     "usage: nsn_scaling [--bodies STACK,PILE,WALL,PLATE] [--max-iter N] [--time-limit S]\n"
-    "                   [--rho K] [--nonmonotone M] [--verbose 0|1|2]\n"
+    "                   [--rho K] [--nonmonotone M] [--verbose 0|1|2] [--linsys NAME]\n"
     "  builds each scene (h 0.01, mu 0.5, seed 1; default bodies 2560,3375,900,4096: the\n"
     "  largest scenes-large instances), takes its Delassus operator's (n, t, o) rows and\n"
     "  columns as the cone problem's W, q = b with psi/h on the normal entries, solves it\n"
@@ -121,11 +121,14 @@ int main(int argc, char **argv)
       st.verbose = atoi(argv[a + 1]);
     } else if (!strcmp(argv[a], "--time-limit")) {
       st.time_limit = atof(argv[a + 1]);
+    } else if (!strcmp(argv[a], "--linsys") && cpk_linsys_find(argv[a + 1])) {
+      st.linsys = cpk_linsys_find(argv[a + 1]);
     } else {
       fputs(usage, stderr);
       return 2;
     }
   }
+  if (cpk_mpi_rank() != 0 && !freopen("/dev/null", "w", stdout)) return 1; /* rank 0 reports */
   printf("%-6s %6s %7s %9s %-15s %5s %9s %8s %5s %9s %9s %6s\n", "scene", "bodies", "nc",
          "nnz(W)", "status", "iter", "fclib_mer", "time_s", "fact", "fact_s", "iter_s", "ratio");
   int failed = 0;

@@ -1,4 +1,4 @@
-/* linsys_petsc.c: the "petsc" (sparse LU, MUMPS when PETSc has it) and "petsc-cg" (CG + GAMG, SPD systems) linsys backends. */
+/* linsys_petsc.c: the "petsc" (sparse LU, MUMPS when PETSc has it) and "petsc-cg" (CG + GAMG, SPD systems) linsys backends, rows distributed over PETSC_COMM_WORLD. */
 #include <config.h>
 #include <cpkit/linsys.h>
 
@@ -13,83 +13,60 @@ const cpk_linsys_type *cpk_linsys_petsc_cg = NULL;
 #include <petscksp.h>
 #include <cpkit/util.h>
 #include "linsys_eta.h"
+#include "linsys_petsc.h"
 
 /*
- * Each process holds the whole n-by-n system and solves it on PETSC_COMM_SELF:
- * under mpirun every rank solves redundantly, nothing is distributed yet.
- * The matrix (AIJ, i.e. CSR) wraps this state's own arrays; the caller's CSC is
- * transposed into them through `perm`, computed once per sparsity pattern.
+ * The caller (a solver replicated on every rank) passes the whole n-by-n CSC
+ * matrix and the whole right-hand side on every rank; each rank keeps only its
+ * block of rows (R) in a distributed AIJ matrix, so the factorization (MUMPS)
+ * or the CG/GAMG work is split. The solution is gathered back on every rank
+ * (`gather`) because every rank's solver continues with all of it. Every call
+ * is collective: all ranks factor and solve in the same order, as replicated
+ * solvers do.
  */
 typedef struct petsc_state {
   size_t n;
   int spd;                 /* CG + GAMG instead of LU; 0 after a fall-back to LU */
+  MPI_Comm comm;
+  int rank, size;
+  size_t group;            /* -cpk_row_block (default 1); the driver's row group may be larger */
   Mat A;                   /* NULL until the first pattern */
   KSP ksp;
-  Vec b, x;
-  PetscInt *rp, *cj;       /* CSR pattern */
-  PetscScalar *v;          /* CSR values */
-  size_t *perm;            /* CSC entry k is CSR entry perm[k] */
-  cpk_int *Ap, *Ai;        /* the CSC pattern the CSR one came from */
-  size_t cap;              /* room in cj, v, perm, Ai */
+  Vec b, x, xall;          /* b, x distributed like A's rows; xall all of x on every rank */
+  VecScatter gather;
+  petsc_rows R;
   int have_pattern, factored;
+  /*
+   * The last factorization failed. PETSc's MUMPS interface then refuses every
+   * numeric factorization on the same analysis (it sees the failed INFOG(1)
+   * and marks the factor failed without calling MUMPS): measured, one singular
+   * Newton matrix made every later one "singular" (nsn fell back to gradient
+   * steps: 157 iterations instead of 19 on a 10 289-contact pile). The next
+   * factorization starts from a new Mat, hence a new analysis.
+   */
+  int failed;
   double *alpha;
   linsys_eta eta;
   cpk_linsys_stats st;
 } petsc_state;
 
-static int began_mpi; /* petsc_ready called MPI_Init, so petsc_finalize calls MPI_Finalize */
-
-/*
- * Finalise only what petsc_ready initialised, at exit (MPI last: petsc_ready
- * initialises it itself, so PetscFinalize leaves it alone). A program owning
- * MPI may have finalised it already: PETSc cannot be finalised after that.
- */
-static void petsc_finalize(void)
+static void petsc_drop_pattern(petsc_state *s)
 {
-  PetscBool done = PETSC_TRUE;
-  int mpi_done = 1;
-  if (MPI_Finalized(&mpi_done) != MPI_SUCCESS || mpi_done) return;
-  if (PetscFinalized(&done) == 0 && !done) (void)PetscFinalize();
-  if (began_mpi) (void)MPI_Finalize();
-}
-
-/*
- * PETSc is initialised on first use unless the caller (or its MPI program) did it:
- * then the caller's options, error handler and finalisation stay theirs. Not thread-safe.
- */
-static int petsc_ready(void)
-{
-  PetscBool up = PETSC_FALSE;
-  int mpi_up = 0;
-  if (PetscInitialized(&up)) return CPK_ELINSYS;
-  if (up) return CPK_OK;
-  if (MPI_Initialized(&mpi_up) != MPI_SUCCESS) return CPK_ELINSYS;
-  if (!mpi_up) {
-    if (MPI_Init(NULL, NULL) != MPI_SUCCESS) return CPK_ELINSYS;
-    began_mpi = 1;
-  }
-  /* cpkit reports errors through return codes: no PETSc signal handler or tracebacks. */
-  if (PetscOptionsSetValue(NULL, "-no_signal_handler", NULL)) return CPK_ELINSYS;
-  if (PetscInitializeNoArguments()) return CPK_ELINSYS;
-  if (PetscPushErrorHandler(PetscReturnErrorHandler, NULL)) return CPK_ELINSYS;
-  if (atexit(petsc_finalize)) return CPK_ELINSYS;
-  return CPK_OK;
+  if (s->gather) (void)VecScatterDestroy(&s->gather);
+  if (s->xall) (void)VecDestroy(&s->xall);
+  if (s->b) (void)VecDestroy(&s->b);
+  if (s->x) (void)VecDestroy(&s->x);
+  if (s->A) (void)MatDestroy(&s->A);
+  s->have_pattern = 0;
 }
 
 static void petsc_free(void *state)
 {
   petsc_state *s = state;
   if (!s) return;
+  petsc_drop_pattern(s);
   if (s->ksp) (void)KSPDestroy(&s->ksp);
-  if (s->A) (void)MatDestroy(&s->A);
-  if (s->b) (void)VecDestroy(&s->b);
-  if (s->x) (void)VecDestroy(&s->x);
-  free(s->rp);
-  free(s->cj);
-  free(s->v);
-  free(s->perm);
-  free(s->Ap);
-  free(s->Ai);
+  petsc_rows_free(&s->R);
   free(s->alpha);
   linsys_eta_free(&s->eta);
   free(s);
@@ -118,7 +95,9 @@ static PetscErrorCode petsc_use_lu(KSP ksp)
 static PetscErrorCode petsc_setup_ksp(petsc_state *s)
 {
   PC pc;
-  PetscCall(KSPCreate(PETSC_COMM_SELF, &s->ksp));
+  PetscInt group = 1;
+  PetscBool set = PETSC_FALSE;
+  PetscCall(KSPCreate(s->comm, &s->ksp));
   PetscCall(KSPGetPC(s->ksp, &pc));
   if (s->spd) {
     PetscCall(KSPSetType(s->ksp, KSPCG));
@@ -130,8 +109,8 @@ static PetscErrorCode petsc_setup_ksp(petsc_state *s)
   }
   PetscCall(KSPSetOptionsPrefix(s->ksp, "cpk_"));
   PetscCall(KSPSetFromOptions(s->ksp));
-  PetscCall(VecCreateSeq(PETSC_COMM_SELF, (PetscInt)s->n, &s->b));
-  PetscCall(VecDuplicate(s->b, &s->x));
+  PetscCall(PetscOptionsGetInt(NULL, "cpk_", "-row_block", &group, &set));
+  s->group = set && group > 0 ? (size_t)group : 1;
   return 0;
 }
 
@@ -142,14 +121,18 @@ static int petsc_alloc_spd(void **state, size_t n, int spd)
   int rc = petsc_ready();
   if (rc) return rc;
   petsc_state *s = calloc(1, sizeof *s);
-  if (!s) return CPK_ENOMEM;
+  if (!s) return petsc_agree_rc(PETSC_COMM_WORLD, CPK_ENOMEM); /* the other ranks wait for it */
   s->n = n;
   s->spd = spd;
-  s->rp = cpk_alloc_array(n + 1, sizeof *s->rp);
-  s->Ap = cpk_alloc_array(n + 1, sizeof *s->Ap);
+  s->comm = PETSC_COMM_WORLD;
+  if (MPI_Comm_rank(s->comm, &s->rank) != MPI_SUCCESS ||
+      MPI_Comm_size(s->comm, &s->size) != MPI_SUCCESS)
+    rc = CPK_ELINSYS;
+  if (!rc) rc = petsc_rows_alloc(&s->R, n);
   s->alpha = cpk_alloc_array(n, sizeof *s->alpha);
-  rc = (!s->rp || !s->Ap || !s->alpha) ? CPK_ENOMEM : linsys_eta_alloc(&s->eta, n);
+  if (!rc) rc = !s->alpha ? CPK_ENOMEM : linsys_eta_alloc(&s->eta, n);
   if (!rc && petsc_setup_ksp(s)) rc = CPK_ELINSYS;
+  rc = petsc_agree_rc(s->comm, rc);
   if (rc) {
     petsc_free(s);
     return rc;
@@ -161,83 +144,73 @@ static int petsc_alloc_spd(void **state, size_t n, int spd)
 static int petsc_alloc(void **state, size_t n) { return petsc_alloc_spd(state, n, 0); }
 static int petsc_alloc_cg(void **state, size_t n) { return petsc_alloc_spd(state, n, 1); }
 
-static int petsc_same_pattern(const petsc_state *s, const cpk_csc *A)
+/* Every rank compares its own rows: the pattern is the same only if it is on every rank. */
+static int petsc_same_pattern(petsc_state *s, const cpk_csc *A)
 {
-  if (!s->have_pattern) return 0;
-  for (size_t k = 0; k <= s->n; k++)
-    if (s->Ap[k] != A->p[k]) return 0;
-  for (cpk_int k = 0; k < A->p[A->n]; k++)
-    if (s->Ai[k] != A->i[k]) return 0;
-  return 1;
+  int same = s->have_pattern && petsc_rows_same(&s->R, A), all = same;
+  if (MPI_Allreduce(&same, &all, 1, MPI_INT, MPI_LAND, s->comm) != MPI_SUCCESS) return 0;
+  return all;
 }
 
-static int petsc_reserve(petsc_state *s, size_t nnz)
+/* The distributed matrix of this rank's rows, preallocated exactly, and vectors laid out like it. */
+static PetscErrorCode petsc_create_mat(petsc_state *s)
 {
-  if (nnz <= s->cap && s->cj) return CPK_OK;
-  size_t m = nnz ? nnz : 1;
-  PetscInt *cj = cpk_alloc_array(m, sizeof *cj);
-  PetscScalar *v = cpk_alloc_array(m, sizeof *v);
-  size_t *perm = cpk_alloc_array(m, sizeof *perm);
-  cpk_int *ai = cpk_alloc_array(m, sizeof *ai);
-  if (!cj || !v || !perm || !ai) {
-    free(cj), free(v), free(perm), free(ai);
-    return CPK_ENOMEM;
-  }
-  free(s->cj), free(s->v), free(s->perm), free(s->Ai);
-  s->cj = cj, s->v = v, s->perm = perm, s->Ai = ai;
-  s->cap = m;
-  return CPK_OK;
+  PetscInt m = (PetscInt)(s->R.r1 - s->R.r0), N = (PetscInt)s->n;
+  PetscCall(MatCreate(s->comm, &s->A));
+  PetscCall(MatSetSizes(s->A, m, m, N, N));
+  PetscCall(MatSetType(s->A, MATAIJ));
+  PetscCall(MatSeqAIJSetPreallocation(s->A, 0, s->R.dnz)); /* one rank: every column is local */
+  PetscCall(MatMPIAIJSetPreallocation(s->A, 0, s->R.dnz, 0, s->R.onz));
+  PetscCall(MatSetOption(s->A, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_TRUE));
+  PetscCall(MatSetOption(s->A, MAT_NO_OFF_PROC_ENTRIES, PETSC_TRUE));
+  PetscCall(MatCreateVecs(s->A, &s->x, &s->b));
+  PetscCall(VecScatterCreateToAll(s->x, &s->gather, &s->xall));
+  return 0;
 }
 
-/* Counting-sort transposition: rows come out with their columns ascending, as AIJ wants. */
-static void petsc_csr_pattern(petsc_state *s, const cpk_csc *A)
-{
-  size_t n = s->n, nnz = (size_t)A->p[A->n];
-  memset(s->rp, 0, (n + 1) * sizeof *s->rp);
-  for (size_t k = 0; k < nnz; k++) s->rp[A->i[k] + 1]++;
-  for (size_t r = 0; r < n; r++) s->rp[r + 1] += s->rp[r];
-  for (size_t j = 0; j < n; j++)
-    for (cpk_int k = A->p[j]; k < A->p[j + 1]; k++) {
-      PetscInt pos = s->rp[A->i[k]]++;
-      s->perm[k] = (size_t)pos;
-      s->cj[pos] = (PetscInt)j;
-    }
-  for (size_t r = n; r > 0; r--) s->rp[r] = s->rp[r - 1];
-  s->rp[0] = 0;
-  for (size_t k = 0; k <= n; k++) s->Ap[k] = A->p[k];
-  for (size_t k = 0; k < nnz; k++) s->Ai[k] = A->i[k];
-}
-
-/* A new pattern is a new Mat over the same arrays; PCFactor redoes the symbolic phase. */
+/* A new pattern: a new row split, Mat and vectors; PCFactor redoes the symbolic phase. */
 static int petsc_new_pattern(petsc_state *s, const cpk_csc *A)
 {
-  size_t nnz = (size_t)A->p[A->n];
-  if (nnz >= (size_t)PETSC_MAX_INT) return CPK_EOVERFLOW;
-  s->have_pattern = 0;
-  if (s->A) (void)MatDestroy(&s->A);
-  int rc = petsc_reserve(s, nnz);
+  size_t r0, r1;
+  if ((size_t)A->p[A->n] >= (size_t)PETSC_MAX_INT) return CPK_EOVERFLOW;
+  petsc_drop_pattern(s);
+  size_t group = petsc_row_group();
+  petsc_rows_split(&s->R, A, s->group > group ? s->group : group, s->rank, s->size, &r0, &r1);
+  int rc = petsc_rows_pattern(&s->R, A, r0, r1);
+  rc = petsc_agree_rc(s->comm, rc);
   if (rc) return rc;
-  petsc_csr_pattern(s, A);
   s->st.symbolic++;
-  if (MatCreateSeqAIJWithArrays(PETSC_COMM_SELF, (PetscInt)s->n, (PetscInt)s->n, s->rp, s->cj,
-                                s->v, &s->A))
-    return CPK_ENOMEM;
+  rc = petsc_agree_rc(s->comm, petsc_create_mat(s) ? CPK_ENOMEM : CPK_OK);
+  if (rc) return rc;
   s->have_pattern = 1;
   return CPK_OK;
+}
+
+/*
+ * This rank's rows into A (inserted where the preallocation put them), then the
+ * assembly, which is collective: a rank whose insertion failed still takes part.
+ */
+static PetscErrorCode petsc_set_values(petsc_state *s, const cpk_csc *A)
+{
+  petsc_rows *R = &s->R;
+  PetscErrorCode err = 0;
+  petsc_rows_values(R, A);
+  for (size_t r = 0; r < R->r1 - R->r0 && !err; r++) {
+    PetscInt row = (PetscInt)(R->r0 + r), k = R->rp[r];
+    err = MatSetValues(s->A, 1, &row, R->rp[r + 1] - k, R->cj + k, R->v + k, INSERT_VALUES);
+  }
+  PetscErrorCode begin = MatAssemblyBegin(s->A, MAT_FINAL_ASSEMBLY);
+  PetscErrorCode end = MatAssemblyEnd(s->A, MAT_FINAL_ASSEMBLY);
+  return err ? err : begin ? begin : end;
 }
 
 /* Singular pivots come back as a failed PC, not as an error code. */
 static int petsc_numeric(petsc_state *s, const cpk_csc *A)
 {
-  size_t nnz = (size_t)A->p[A->n];
-  PetscScalar *v; /* s->v itself; the restore tells PETSc the values changed */
-  if (MatSeqAIJGetArray(s->A, &v)) return CPK_ELINSYS;
-  for (size_t k = 0; k < nnz; k++) v[s->perm[k]] = A->x[k];
   PC pc;
   PCFailedReason why = PC_NOERROR;
-  if (MatSeqAIJRestoreArray(s->A, &v) || KSPSetOperators(s->ksp, s->A, s->A) ||
-      KSPGetPC(s->ksp, &pc))
-    return CPK_ELINSYS;
+  int rc = petsc_agree_rc(s->comm, petsc_set_values(s, A) ? CPK_ELINSYS : CPK_OK);
+  if (rc || KSPSetOperators(s->ksp, s->A, s->A) || KSPGetPC(s->ksp, &pc)) return CPK_ELINSYS;
   PetscErrorCode err = KSPSetUp(s->ksp);
   if (PCGetFailedReason(pc, &why) == 0 && why != PC_NOERROR)
     return why == PC_SUBPC_ERROR || why == PC_SETUP_ERROR ? CPK_ELINSYS : CPK_ESINGULAR;
@@ -263,8 +236,10 @@ static int petsc_factor(void *state, const cpk_csc *A)
   s->st.factorizations++;
   int rc = CPK_OK;
   if (s->n > 0) { /* the empty matrix needs no factors */
-    if (!petsc_same_pattern(s, A)) rc = petsc_new_pattern(s, A);
-    if (rc == CPK_OK) rc = petsc_numeric(s, A);
+    /* same branch on every rank: failed is agreed, petsc_same_pattern reduced */
+    if (s->failed || !petsc_same_pattern(s, A)) rc = petsc_new_pattern(s, A);
+    if (rc == CPK_OK) rc = petsc_agree_rc(s->comm, petsc_numeric(s, A));
+    s->failed = rc != CPK_OK;
   }
   s->factored = (rc == CPK_OK);
   s->st.factor_time_s += cpk_wtime() - t0;
@@ -291,23 +266,40 @@ static int petsc_fall_back_to_lu(petsc_state *s, int transpose, KSPConvergedReas
   return err ? CPK_ELINSYS : petsc_ksp_run(s, transpose, why);
 }
 
-/* x <- A_0^{-1} x or A_0^{-T} x. */
-static int petsc_ksp_solve(petsc_state *s, double *x, int transpose)
+/* This rank's rows of x into b. */
+static int petsc_scatter_rhs(petsc_state *s, const double *x)
 {
   PetscScalar *bx;
   if (VecGetArray(s->b, &bx)) return CPK_ELINSYS;
-  memcpy(bx, x, s->n * sizeof *x);
-  if (VecRestoreArray(s->b, &bx)) return CPK_ELINSYS;
+  memcpy(bx, x + s->R.r0, (s->R.r1 - s->R.r0) * sizeof *x);
+  return VecRestoreArray(s->b, &bx) ? CPK_ELINSYS : CPK_OK;
+}
+
+/* All of the distributed solution into x, on every rank. */
+static int petsc_gather_solution(petsc_state *s, double *x)
+{
+  const PetscScalar *xx;
+  if (VecScatterBegin(s->gather, s->x, s->xall, INSERT_VALUES, SCATTER_FORWARD) ||
+      VecScatterEnd(s->gather, s->x, s->xall, INSERT_VALUES, SCATTER_FORWARD) ||
+      VecGetArrayRead(s->xall, &xx))
+    return CPK_ELINSYS;
+  memcpy(x, xx, s->n * sizeof *x);
+  return VecRestoreArrayRead(s->xall, &xx) ? CPK_ELINSYS : CPK_OK;
+}
+
+/* x <- A_0^{-1} x or A_0^{-T} x (the converged reason is global: every rank takes the same branch). */
+static int petsc_ksp_solve(petsc_state *s, double *x, int transpose)
+{
+  int rc = petsc_agree_rc(s->comm, petsc_scatter_rhs(s, x));
   KSPConvergedReason why = KSP_CONVERGED_ITERATING;
-  int rc = petsc_ksp_run(s, transpose, &why);
+  if (!rc) rc = petsc_ksp_run(s, transpose, &why);
   if (!rc && why < 0 && s->spd) rc = petsc_fall_back_to_lu(s, transpose, &why);
+  rc = petsc_agree_rc(s->comm, rc);
   if (rc) return rc;
   if (why < 0)
     return why == KSP_DIVERGED_ITS || why == KSP_DIVERGED_NANORINF ? CPK_ELINSYS : CPK_ESINGULAR;
-  const PetscScalar *xx;
-  if (VecGetArrayRead(s->x, &xx)) return CPK_ELINSYS;
-  memcpy(x, xx, s->n * sizeof *x);
-  if (VecRestoreArrayRead(s->x, &xx)) return CPK_ELINSYS;
+  rc = petsc_agree_rc(s->comm, petsc_gather_solution(s, x));
+  if (rc) return rc;
   for (size_t i = 0; i < s->n; i++)
     if (!isfinite(x[i])) return CPK_ESINGULAR;
   return CPK_OK;

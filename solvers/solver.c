@@ -2,6 +2,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <cpkit/linsys.h>
+#include <cpkit/parallel.h>
 #include <cpkit/solver.h>
 #include <cpkit/util.h>
 #include "findex.h"
@@ -115,11 +117,29 @@ int cpk_solver_set_warm_start(cpk_solver *s, const double *z0, const int *basis0
   return CPK_OK;
 }
 
-/* Judge the solver's answer by the common residual, whatever the solver said. */
+/* A petsc backend: its factorizations and solves are collective over the MPI ranks. */
+static int distributed_linsys(const cpk_settings *st)
+{
+  return st->linsys && (st->linsys == cpk_linsys_petsc || st->linsys == cpk_linsys_petsc_cg);
+}
+
+/*
+ * Judge the solver's answer by the common residual, whatever the solver said. With
+ * a petsc backend (collective over the MPI ranks) the residual is reduced over the
+ * ranks and `solved` must hold on every rank, so that every rank returns the same
+ * status; other backends may run independent solves per rank and stay local.
+ */
 static void finish_result(const cpk_problem *p, const cpk_settings *st, cpk_result *r)
 {
-  int rc = cpk_problem_residual(p, r->z, r->w, &r->residual);
+  int dist = distributed_linsys(st);
+  int rc = dist ? cpk_mpi_residual(p, r->z, r->w, &r->residual)
+                : cpk_problem_residual(p, r->z, r->w, &r->residual);
   r->tolerance = cpk_problem_tolerance(p, st->tol);
+  int solved = r->status == CPK_STATUS_SOLVED;
+  if (dist && !cpk_mpi_all(solved) && solved) { /* collective first; another rank's solver did not claim a solution */
+    r->status = CPK_STATUS_STALLED;
+    snprintf(r->message, sizeof r->message, "solved on this rank but not on every rank");
+  }
   if (r->status == CPK_STATUS_SOLVED && (rc || !(r->residual <= r->tolerance))) {
     r->status = CPK_STATUS_STALLED;
     snprintf(r->message, sizeof r->message,
@@ -157,6 +177,8 @@ int cpk_solver_solve(cpk_solver *s, cpk_result *r, cpk_error *err)
   if (max_iter == 0) max_iter = s->type->default_max_iter ? s->type->default_max_iter(p) : 1000;
   cpk_monitor_start(&mon, &s->settings, s->type->name, max_iter);
   cpk_monitor_track(&mon, p, s->modes);
+  if (distributed_linsys(&s->settings))
+    cpk_mpi_set_row_group(p->kind == CPK_KIND_FRICTION_CONE ? p->cone_dim : 1); /* whole contacts per rank */
   rc = s->impl->solve(s->state, p, &s->settings, &mon, r);
   r->time_s = cpk_monitor_elapsed(&mon);
   if (rc) return cpk_error_set(err, rc, "%s: %s", s->type->name, cpk_strerror(rc));

@@ -248,6 +248,10 @@ int cli_output_commit(cli_output *o, const char *path)
     cli_output_discard(o);
     return cli_error("cannot buffer output: out of memory");
   }
+  if (!to_stdout && cpk_mpi_rank() != 0) { /* under mpirun rank 0 alone writes files */
+    cli_output_discard(o);
+    return CLI_EXIT_OK;
+  }
   FILE *dst = to_stdout ? stdout : fopen(path, "w");
   if (!dst)
     status = cli_error("%s: %s", path, strerror(errno));

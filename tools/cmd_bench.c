@@ -204,6 +204,8 @@ static int bench(bench_cli *b, cpk_bench_suite *suite)
   b->job.format = b->json ? CPK_BENCH_JSONL : CPK_BENCH_CSV;
   b->job.progress = !b->verbose && isatty(STDERR_FILENO);
   b->job.log = b->verbose ? stderr : NULL;
+  if (cpk_mpi_rank() != 0) /* under mpirun rank 0 alone writes the results file and plots */
+    b->job.output = NULL, b->job.resume = 0, b->job.plot_dir = NULL;
   int rc = cpk_bench_main(&b->job, &recs, &count, &tally, &err);
   if (rc) return cli_library_error(NULL, rc, &err);
   if (b->json)

@@ -113,6 +113,9 @@ int main(int argc, char **argv)
 {
   gsl_set_error_handler_off(); /* GSL's default handler aborts; we check return codes instead */
   cli_json_watch();
+  /* Under mpirun every rank runs the command; rank 0 alone writes standard output. */
+  if (cpk_mpi_rank() != 0 && !freopen("/dev/null", "w", stdout))
+    return cli_error("cannot silence standard output of MPI rank %d", cpk_mpi_rank());
   if (argc < 2) return cli_usage_error(NULL, "missing command");
   const char *word = argv[1];
   for (size_t k = 0; k < sizeof global_options / sizeof global_options[0]; k++)

@@ -10,6 +10,7 @@
 #include <cpkit/settings.h>
 #include <cpkit/solver.h>
 #include <cpkit/linsys.h>
+#include <cpkit/parallel.h>
 #include <cpkit/io.h>
 #include <cpkit/contact.h>
 #include <cpkit/fclib.h>

@@ -56,8 +56,12 @@ CPK_API extern const cpk_linsys_type *cpk_linsys_lapack;
  * PETSc sparse LU (MUMPS when the PETSc build has it, else PETSc's own) with
  * product-form column updates; NULL when cpkit was built without PETSc. PETSc
  * (and MPI) is initialised on first use unless the caller did it, and then
- * finalised at exit. Each MPI rank holds and solves the whole system (nothing
- * is distributed). PETSC_OPTIONS with the prefix `-cpk_` tunes the KSP/PC.
+ * finalised at exit. Under MPI the rows are split over PETSC_COMM_WORLD in
+ * contiguous blocks (a contact's rows kept together): every rank passes the
+ * whole matrix and right-hand side, keeps and factors its block, and gets the
+ * whole solution back; every call is collective (see cpkit/parallel.h).
+ * PETSC_OPTIONS with the prefix `-cpk_` tunes the KSP/PC (`-cpk_row_block B`:
+ * cuts at multiples of B rows).
  */
 CPK_API extern const cpk_linsys_type *cpk_linsys_petsc;
 /**

@@ -170,6 +170,13 @@ CPK_API int cpk_problem_eval(const cpk_problem *p, const double *z, double *w);
  */
 CPK_API double cpk_natural_residual(const cpk_problem *p, const double *z, const double *w);
 
+/**
+ * cpk_natural_residual over rows [lo, hi) only (a friction-cone problem: the
+ * contacts whose rows start in [lo, hi)), for a residual split over MPI ranks.
+ */
+CPK_API double cpk_natural_residual_rows(const cpk_problem *p, const double *z, const double *w,
+                                         size_t lo, size_t hi);
+
 /** Evaluate w = F(z) and return the natural residual in *r. */
 CPK_API int cpk_problem_residual(const cpk_problem *p, const double *z, double *w, double *r);
 

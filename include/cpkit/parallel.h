@@ -1,0 +1,52 @@
+/** parallel.h: MPI ranks of the petsc backends, rank-0 output and the residual reduced over ranks. @file */
+#ifndef CPKIT_PARALLEL_H
+#define CPKIT_PARALLEL_H
+#include <stddef.h>
+#include <cpkit/export.h>
+#include <cpkit/problem.h>
+
+CPK_BEGIN_DECLS
+
+/**
+ * This process's rank in MPI_COMM_WORLD when MPI is initialised (the petsc
+ * backends initialise it on first use), else the launcher's rank variable
+ * (OMPI_COMM_WORLD_RANK, PMIX_RANK or PMI_RANK), else 0. Output meant to be
+ * written once (the CLI's stdout and files) is written by rank 0 only.
+ */
+CPK_API int cpk_mpi_rank(void);
+
+/** The number of ranks, found the same way as cpk_mpi_rank (1 without MPI). */
+CPK_API int cpk_mpi_size(void);
+
+/**
+ * 1 on every rank when `flag` is nonzero on every rank, else 0 on every rank
+ * (MPI_Allreduce with MPI_LAND; `flag != 0` itself when MPI is not initialised
+ * or cpkit was built without PETSc). Collective.
+ */
+CPK_API int cpk_mpi_all(int flag);
+
+/**
+ * Rows per contact of the matrices the petsc backends factor from now on (the
+ * driver sets the problem's cone_dim for a friction-cone problem, else 1): a
+ * cut between two ranks' rows falls at a multiple of it, so a contact's rows
+ * stay on one rank. 0 counts as 1.
+ */
+CPK_API void cpk_mpi_set_row_group(size_t rows);
+
+/**
+ * Rows [*lo, *hi) of this rank's block when n rows in groups of `group` rows
+ * (a contact's, kept whole) are split in contiguous blocks over `size` ranks.
+ */
+CPK_API void cpk_mpi_block(size_t n, size_t group, int rank, int size, size_t *lo, size_t *hi);
+
+/**
+ * cpk_problem_residual computed across the ranks: w = F(z) on every rank (the
+ * problem is replicated), the natural map over this rank's block of contacts
+ * (rows for an MCP) only, the largest value reduced with MPI_Allreduce, so
+ * every rank gets the same *r. Collective when MPI is initialised with more than
+ * one rank; otherwise exactly cpk_problem_residual.
+ */
+CPK_API int cpk_mpi_residual(const cpk_problem *p, const double *z, double *w, double *r);
+
+CPK_END_DECLS
+#endif
