@@ -19,16 +19,7 @@ if ! command -v mpirun >/dev/null 2>&1 || ! command -v python3 >/dev/null 2>&1; 
   tap_done
   exit $?
 fi
-# Open MPI refuses root (containers, CI) unless told; --oversubscribe lets 2 ranks run on 1 core.
-if [ "$(id -u)" -eq 0 ]; then
-  OMPI_ALLOW_RUN_AS_ROOT=1
-  OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-  export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
-fi
-# Sanitizer builds: Open MPI keeps its init-time allocations to exit; the backend's own
-# leaks are checked by t_linsys_petsc, which suppresses only Open MPI's.
-ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
-export ASAN_OPTIONS
+mpi_test_env # root allowed (containers, CI), no leak check of Open MPI's start-up; --oversubscribe lets 2 ranks share 1 core
 
 # The two generated problems: an LCP (chain with a coupling 7 rows away) and a cone problem.
 python3 - "$tmp" <<'EOF'
