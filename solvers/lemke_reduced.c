@@ -1,0 +1,141 @@
+/* lemke_reduced.c: a Lemke basis that is mostly unit columns, solved through the small block of its other columns. */
+#include <stdlib.h>
+#include <string.h>
+#include <cpkit/util.h>
+#include "lemke_reduced.h"
+
+/* Below this n, UMFPACK's or LAPACK's factorization of all of B is cheap and keeps the
+   backend's own statistics and singularity test; the tripod's LCP has n = 102. */
+#define LEMKE_REDUCED_MIN_N 64
+
+int lemke_reduced_alloc(lemke_reduced *R, size_t n)
+{
+  memset(R, 0, sizeof *R);
+  R->n = n;
+  R->kmax = n >= LEMKE_REDUCED_MIN_N ? n / 4 : 0;
+  if (R->kmax == 0) return CPK_OK;
+  size_t kk = R->kmax * R->kmax;
+  R->rmap = cpk_alloc_array(n, sizeof *R->rmap);
+  R->rows = cpk_alloc_array(n, sizeof *R->rows);
+  R->cols = cpk_alloc_array(n, sizeof *R->cols);
+  R->w = cpk_alloc_array(n, sizeof *R->w);
+  R->kx = cpk_alloc_array(R->kmax, sizeof *R->kx);
+  if (!R->rmap || !R->rows || !R->cols || !R->w || !R->kx) return CPK_ENOMEM;
+  int rc = cpk_csc_alloc((cpk_int)R->kmax, (cpk_int)R->kmax, (cpk_int)kk, &R->K);
+  if (!rc) rc = cpk_linsys_alloc(cpk_linsys_lapack, R->kmax, &R->ls);
+  return rc;
+}
+
+void lemke_reduced_free(lemke_reduced *R)
+{
+  free(R->rmap);
+  free(R->rows);
+  free(R->cols);
+  free(R->w);
+  free(R->kx);
+  cpk_csc_free(R->K);
+  cpk_linsys_free(R->ls);
+  memset(R, 0, sizeof *R);
+}
+
+/* R' (rows no basic slack covers) and J (positions of the other columns); 0 when k > kmax. */
+static int split(lemke_reduced *R, const size_t *head, const long *pos)
+{
+  size_t n = R->n, nr = 0, nj = 0;
+  for (size_t r = 0; r < n; r++) {
+    R->rmap[r] = pos[n + r] < 0 ? (long)nr : -1;
+    if (pos[n + r] < 0 && nr < R->kmax) R->rows[nr] = r;
+    if (pos[n + r] < 0) nr++;
+  }
+  for (size_t j = 0; j < n; j++) {
+    int unit = head[j] >= n && head[j] < 2 * n;
+    if (!unit && nj < R->kmax) R->cols[nj] = j;
+    if (!unit) nj++;
+  }
+  R->k = nj;
+  return nr == nj && nj <= R->kmax;
+}
+
+/* K = B(R', J) in R->K, then the identity on the padding. */
+static void assemble_k(lemke_reduced *R)
+{
+  const cpk_csc *B = R->B;
+  cpk_csc *K = R->K;
+  cpk_int e = 0;
+  K->p[0] = 0;
+  for (size_t c = 0; c < R->kmax; c++) {
+    if (c < R->k) {
+      size_t j = R->cols[c];
+      for (cpk_int t = B->p[j]; t < B->p[j + 1]; t++)
+        if (R->rmap[B->i[t]] >= 0) { /* rmap is increasing on R': rows stay sorted */
+          K->i[e] = (cpk_int)R->rmap[B->i[t]];
+          K->x[e++] = B->x[t];
+        }
+    } else {
+      K->i[e] = (cpk_int)c;
+      K->x[e++] = 1.0;
+    }
+    K->p[c + 1] = e;
+  }
+}
+
+int lemke_reduced_factor(lemke_reduced *R, const cpk_csc *B, const size_t *head, const long *pos)
+{
+  R->factored = 0;
+  if (R->kmax == 0 || !split(R, head, pos)) return CPK_EUNSUP;
+  R->B = B;
+  R->pos = pos;
+  assemble_k(R);
+  int rc = cpk_linsys_factor(R->ls, R->K);
+  R->factored = rc == CPK_OK;
+  return rc;
+}
+
+/* B x = b: K x_J = b_R', then x at a slack's position r: b_r - B(r, J) x_J. */
+static int solve_plain(lemke_reduced *R, double *x)
+{
+  const cpk_csc *B = R->B;
+  size_t n = R->n;
+  memcpy(R->w, x, n * sizeof *x);
+  for (size_t a = 0; a < R->kmax; a++) R->kx[a] = a < R->k ? R->w[R->rows[a]] : 0.0;
+  int rc = cpk_linsys_solve(R->ls, R->kx, 0);
+  if (rc) return rc;
+  for (size_t r = 0; r < n; r++)
+    if (R->rmap[r] < 0) x[R->pos[n + r]] = R->w[r];
+  for (size_t c = 0; c < R->k; c++) {
+    size_t j = R->cols[c];
+    x[j] = R->kx[c];
+    for (cpk_int t = B->p[j]; t < B->p[j + 1]; t++)
+      if (R->rmap[B->i[t]] < 0) x[R->pos[n + (size_t)B->i[t]]] -= B->x[t] * R->kx[c];
+  }
+  return CPK_OK;
+}
+
+/* B' y = c: y_r = c at the slack's position, then K' y_R' = c_J - B(R, J)' y_R. */
+static int solve_transposed(lemke_reduced *R, double *x)
+{
+  const cpk_csc *B = R->B;
+  size_t n = R->n;
+  memcpy(R->w, x, n * sizeof *x);
+  for (size_t c = 0; c < R->kmax; c++) {
+    double s = 0.0;
+    if (c < R->k) {
+      size_t j = R->cols[c];
+      s = R->w[j];
+      for (cpk_int t = B->p[j]; t < B->p[j + 1]; t++)
+        if (R->rmap[B->i[t]] < 0) s -= B->x[t] * R->w[R->pos[n + (size_t)B->i[t]]];
+    }
+    R->kx[c] = s;
+  }
+  int rc = cpk_linsys_solve(R->ls, R->kx, 1);
+  if (rc) return rc;
+  for (size_t r = 0; r < n; r++)
+    x[r] = R->rmap[r] < 0 ? R->w[R->pos[n + r]] : R->kx[R->rmap[r]];
+  return CPK_OK;
+}
+
+int lemke_reduced_solve(lemke_reduced *R, double *x, int transpose)
+{
+  if (!R->factored) return CPK_EINVAL;
+  return transpose ? solve_transposed(R, x) : solve_plain(R, x);
+}
