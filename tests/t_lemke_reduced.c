@@ -6,6 +6,17 @@
 
 #define N 96
 
+/* The LCP (M, q) with M given as CSC arrays (copied). */
+static cpk_problem *lcp_from_csc(const cpk_int *cp, const cpk_int *ri, const double *x,
+                                 const double *q)
+{
+  cpk_matrix *M = NULL;
+  cpk_problem *p = NULL;
+  if (cpk_matrix_from_csc_arrays(N, N, cp, ri, x, &M) == CPK_OK) cpk_problem_alloc_lcp(M, q, &p);
+  cpk_matrix_free(M);
+  return p;
+}
+
 /* A sparse, strictly diagonally dominant M (a P-matrix: one solution) with a band of
    off-diagonals and a few far entries (unsymmetric), CSC with sorted rows. */
 static cpk_problem *banded_lcp(double scale, const double *q)
@@ -24,11 +35,7 @@ static cpk_problem *banded_lcp(double scale, const double *q)
     }
   }
   cp[N] = e;
-  cpk_matrix *M = NULL;
-  cpk_problem *p = NULL;
-  if (cpk_matrix_from_csc_arrays(N, N, cp, ri, x, &M) == CPK_OK) cpk_problem_alloc_lcp(M, q, &p);
-  cpk_matrix_free(M);
-  return p;
+  return lcp_from_csc(cp, ri, x, q);
 }
 
 /* max over i of |min(z_i, w_i)| and the most negative z or w, w = M z + q computed here. */
@@ -157,11 +164,7 @@ static cpk_problem *coupled_lcp(unsigned long seed, double shift, int degenerate
       }
   }
   cp[N] = e;
-  cpk_matrix *M = NULL;
-  cpk_problem *p = NULL;
-  if (cpk_matrix_from_csc_arrays(N, N, cp, ri, x, &M) == CPK_OK) cpk_problem_alloc_lcp(M, q, &p);
-  cpk_matrix_free(M);
-  return p;
+  return lcp_from_csc(cp, ri, x, q);
 }
 
 /* degenerate: q_i = -0.5 on every eighth row, ties the lexicographic rule breaks with B' */
