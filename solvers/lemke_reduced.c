@@ -7,6 +7,9 @@
 /* Below this n, UMFPACK's or LAPACK's factorization of all of B is cheap and keeps the
    backend's own statistics and singularity test; the tripod's LCP has n = 102. */
 #define LEMKE_REDUCED_MIN_N 64
+/* A K this small is padded only to this order: the LU's cost goes as the cube of it (a contact
+   scene has a few basic z per contact: 9 to 12 for the tripod, 3 contacts). */
+#define LEMKE_REDUCED_SMALL 12
 
 int lemke_reduced_alloc(lemke_reduced *R, size_t n)
 {
@@ -23,6 +26,8 @@ int lemke_reduced_alloc(lemke_reduced *R, size_t n)
   if (!R->rmap || !R->rows || !R->cols || !R->w || !R->kx) return CPK_ENOMEM;
   int rc = cpk_csc_alloc((cpk_int)R->kmax, (cpk_int)R->kmax, (cpk_int)kk, &R->K);
   if (!rc) rc = cpk_linsys_alloc(cpk_linsys_lapack, R->kmax, &R->ls);
+  if (!rc && R->kmax > LEMKE_REDUCED_SMALL)
+    rc = cpk_linsys_alloc(cpk_linsys_lapack, LEMKE_REDUCED_SMALL, &R->small);
   return rc;
 }
 
@@ -35,6 +40,7 @@ void lemke_reduced_free(lemke_reduced *R)
   free(R->kx);
   cpk_csc_free(R->K);
   cpk_linsys_free(R->ls);
+  cpk_linsys_free(R->small);
   memset(R, 0, sizeof *R);
 }
 
@@ -56,14 +62,15 @@ static int split(lemke_reduced *R, const size_t *head, const long *pos)
   return nr == nj && nj <= R->kmax;
 }
 
-/* K = B(R', J) in R->K, then the identity on the padding. */
+/* K = B(R', J) in R->K, then the identity on the padding up to R->size. */
 static void assemble_k(lemke_reduced *R)
 {
   const cpk_csc *B = R->B;
   cpk_csc *K = R->K;
   cpk_int e = 0;
   K->p[0] = 0;
-  for (size_t c = 0; c < R->kmax; c++) {
+  K->m = K->n = (cpk_int)R->size;
+  for (size_t c = 0; c < R->size; c++) {
     if (c < R->k) {
       size_t j = R->cols[c];
       for (cpk_int t = B->p[j]; t < B->p[j + 1]; t++)
@@ -79,14 +86,21 @@ static void assemble_k(lemke_reduced *R)
   }
 }
 
+/* The LU of K's padded order. */
+static cpk_linsys *lu(const lemke_reduced *R)
+{
+  return R->size == R->kmax ? R->ls : R->small;
+}
+
 int lemke_reduced_factor(lemke_reduced *R, const cpk_csc *B, const size_t *head, const long *pos)
 {
   R->factored = 0;
   if (R->kmax == 0 || !split(R, head, pos)) return CPK_EUNSUP;
   R->B = B;
   R->pos = pos;
+  R->size = R->small && R->k <= LEMKE_REDUCED_SMALL ? LEMKE_REDUCED_SMALL : R->kmax;
   assemble_k(R);
-  int rc = cpk_linsys_factor(R->ls, R->K);
+  int rc = cpk_linsys_factor(lu(R), R->K);
   R->factored = rc == CPK_OK;
   return rc;
 }
@@ -97,8 +111,8 @@ static int solve_plain(lemke_reduced *R, double *x)
   const cpk_csc *B = R->B;
   size_t n = R->n;
   memcpy(R->w, x, n * sizeof *x);
-  for (size_t a = 0; a < R->kmax; a++) R->kx[a] = a < R->k ? R->w[R->rows[a]] : 0.0;
-  int rc = cpk_linsys_solve(R->ls, R->kx, 0);
+  for (size_t a = 0; a < R->size; a++) R->kx[a] = a < R->k ? R->w[R->rows[a]] : 0.0;
+  int rc = cpk_linsys_solve(lu(R), R->kx, 0);
   if (rc) return rc;
   for (size_t r = 0; r < n; r++)
     if (R->rmap[r] < 0) x[R->pos[n + r]] = R->w[r];
@@ -117,7 +131,7 @@ static int solve_transposed(lemke_reduced *R, double *x)
   const cpk_csc *B = R->B;
   size_t n = R->n;
   memcpy(R->w, x, n * sizeof *x);
-  for (size_t c = 0; c < R->kmax; c++) {
+  for (size_t c = 0; c < R->size; c++) {
     double s = 0.0;
     if (c < R->k) {
       size_t j = R->cols[c];
@@ -127,7 +141,7 @@ static int solve_transposed(lemke_reduced *R, double *x)
     }
     R->kx[c] = s;
   }
-  int rc = cpk_linsys_solve(R->ls, R->kx, 1);
+  int rc = cpk_linsys_solve(lu(R), R->kx, 1);
   if (rc) return rc;
   for (size_t r = 0; r < n; r++)
     x[r] = R->rmap[r] < 0 ? R->w[R->pos[n + r]] : R->kx[R->rmap[r]];

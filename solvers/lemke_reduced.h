@@ -16,11 +16,11 @@
  * n ~ 100, and a re-solve must not allocate.
  */
 typedef struct lemke_reduced {
-  size_t n, kmax, k;
+  size_t n, kmax, k, size; /* size: K's padded order, LEMKE_REDUCED_SMALL or kmax */
   const cpk_csc *B;       /* the assembled basis (borrowed; valid while factored) */
   const long *pos;        /* variable id -> position (borrowed): s_r at pos[n + r] */
   cpk_csc *K;             /* kmax x kmax: K and the identity padding */
-  cpk_linsys *ls;         /* dense LU of K */
+  cpk_linsys *ls, *small; /* dense LU of K padded to kmax, or to LEMKE_REDUCED_SMALL */
   long *rmap;             /* row -> index in R', or -1 for a row a unit column covers */
   size_t *rows, *cols;    /* R' and J, in increasing order */
   double *w, *kx;         /* n (a copy of the right side), kmax */
