@@ -131,7 +131,7 @@ int lemke_basis_factor(lemke_basis *b)
     b->B->p[j + 1] = k;
   }
   /* a singular K is retried on all of B: the backend's own test and fallback decide */
-  b->reduced = lemke_reduced_factor(&b->red, b->B, b->head, b->pos) == CPK_OK;
+  b->reduced = lemke_reduced_factor(&b->red, b->B, b->head) == CPK_OK;
   b->reduced_factors += b->reduced;
   if (b->reduced) return CPK_OK;
   int rc = cpk_linsys_factor(b->ls, b->B);

@@ -19,11 +19,12 @@ int lemke_reduced_alloc(lemke_reduced *R, size_t n)
   if (R->kmax == 0) return CPK_OK;
   size_t kk = R->kmax * R->kmax;
   R->rmap = cpk_alloc_array(n, sizeof *R->rmap);
+  R->spos = cpk_alloc_array(n, sizeof *R->spos);
   R->rows = cpk_alloc_array(n, sizeof *R->rows);
   R->cols = cpk_alloc_array(n, sizeof *R->cols);
   R->w = cpk_alloc_array(n, sizeof *R->w);
   R->kx = cpk_alloc_array(R->kmax, sizeof *R->kx);
-  if (!R->rmap || !R->rows || !R->cols || !R->w || !R->kx) return CPK_ENOMEM;
+  if (!R->rmap || !R->spos || !R->rows || !R->cols || !R->w || !R->kx) return CPK_ENOMEM;
   int rc = cpk_csc_alloc((cpk_int)R->kmax, (cpk_int)R->kmax, (cpk_int)kk, &R->K);
   if (!rc) rc = cpk_linsys_alloc(cpk_linsys_lapack, R->kmax, &R->ls);
   if (!rc && R->kmax > LEMKE_REDUCED_SMALL)
@@ -34,6 +35,7 @@ int lemke_reduced_alloc(lemke_reduced *R, size_t n)
 void lemke_reduced_free(lemke_reduced *R)
 {
   free(R->rmap);
+  free(R->spos);
   free(R->rows);
   free(R->cols);
   free(R->w);
@@ -44,19 +46,19 @@ void lemke_reduced_free(lemke_reduced *R)
   memset(R, 0, sizeof *R);
 }
 
-/* R' (rows no basic slack covers) and J (positions of the other columns); 0 when k > kmax. */
-static int split(lemke_reduced *R, const size_t *head, const long *pos)
+/* From head alone (the positions of the factored B): each basic slack's position, J (the
+   other positions) and R' (the rows no basic slack covers); 0 when k > kmax. */
+static int split(lemke_reduced *R, const size_t *head)
 {
   size_t n = R->n, nr = 0, nj = 0;
-  for (size_t r = 0; r < n; r++) {
-    R->rmap[r] = pos[n + r] < 0 ? (long)nr : -1;
-    if (pos[n + r] < 0 && nr < R->kmax) R->rows[nr] = r;
-    if (pos[n + r] < 0) nr++;
-  }
+  for (size_t r = 0; r < n; r++) R->spos[r] = -1;
   for (size_t j = 0; j < n; j++) {
-    int unit = head[j] >= n && head[j] < 2 * n;
-    if (!unit && nj < R->kmax) R->cols[nj] = j;
-    if (!unit) nj++;
+    if (head[j] >= n && head[j] < 2 * n) R->spos[head[j] - n] = (long)j;
+    else if (nj++ < R->kmax) R->cols[nj - 1] = j;
+  }
+  for (size_t r = 0; r < n; r++) {
+    R->rmap[r] = R->spos[r] < 0 ? (long)nr : -1;
+    if (R->spos[r] < 0 && nr++ < R->kmax) R->rows[nr - 1] = r;
   }
   R->k = nj;
   return nr == nj && nj <= R->kmax;
@@ -92,12 +94,11 @@ static cpk_linsys *lu(const lemke_reduced *R)
   return R->size == R->kmax ? R->ls : R->small;
 }
 
-int lemke_reduced_factor(lemke_reduced *R, const cpk_csc *B, const size_t *head, const long *pos)
+int lemke_reduced_factor(lemke_reduced *R, const cpk_csc *B, const size_t *head)
 {
   R->factored = 0;
-  if (R->kmax == 0 || !split(R, head, pos)) return CPK_EUNSUP;
+  if (R->kmax == 0 || !split(R, head)) return CPK_EUNSUP;
   R->B = B;
-  R->pos = pos;
   R->size = R->small && R->k <= LEMKE_REDUCED_SMALL ? LEMKE_REDUCED_SMALL : R->kmax;
   assemble_k(R);
   int rc = cpk_linsys_factor(lu(R), R->K);
@@ -115,12 +116,12 @@ static int solve_plain(lemke_reduced *R, double *x)
   int rc = cpk_linsys_solve(lu(R), R->kx, 0);
   if (rc) return rc;
   for (size_t r = 0; r < n; r++)
-    if (R->rmap[r] < 0) x[R->pos[n + r]] = R->w[r];
+    if (R->rmap[r] < 0) x[R->spos[r]] = R->w[r];
   for (size_t c = 0; c < R->k; c++) {
     size_t j = R->cols[c];
     x[j] = R->kx[c];
     for (cpk_int t = B->p[j]; t < B->p[j + 1]; t++)
-      if (R->rmap[B->i[t]] < 0) x[R->pos[n + (size_t)B->i[t]]] -= B->x[t] * R->kx[c];
+      if (R->rmap[B->i[t]] < 0) x[R->spos[B->i[t]]] -= B->x[t] * R->kx[c];
   }
   return CPK_OK;
 }
@@ -137,14 +138,14 @@ static int solve_transposed(lemke_reduced *R, double *x)
       size_t j = R->cols[c];
       s = R->w[j];
       for (cpk_int t = B->p[j]; t < B->p[j + 1]; t++)
-        if (R->rmap[B->i[t]] < 0) s -= B->x[t] * R->w[R->pos[n + (size_t)B->i[t]]];
+        if (R->rmap[B->i[t]] < 0) s -= B->x[t] * R->w[R->spos[B->i[t]]];
     }
     R->kx[c] = s;
   }
   int rc = cpk_linsys_solve(lu(R), R->kx, 1);
   if (rc) return rc;
   for (size_t r = 0; r < n; r++)
-    x[r] = R->rmap[r] < 0 ? R->w[R->pos[n + r]] : R->kx[R->rmap[r]];
+    x[r] = R->rmap[r] < 0 ? R->w[R->spos[r]] : R->kx[R->rmap[r]];
   return CPK_OK;
 }
 

@@ -18,7 +18,7 @@
 typedef struct lemke_reduced {
   size_t n, kmax, k, size; /* size: K's padded order, LEMKE_REDUCED_SMALL or kmax */
   const cpk_csc *B;       /* the assembled basis (borrowed; valid while factored) */
-  const long *pos;        /* variable id -> position (borrowed): s_r at pos[n + r] */
+  long *spos;             /* row r -> position of s_r's unit column at the factorization, or -1 */
   cpk_csc *K;             /* kmax x kmax: K and the identity padding */
   cpk_linsys *ls, *small; /* dense LU of K padded to kmax, or to LEMKE_REDUCED_SMALL */
   long *rmap;             /* row -> index in R', or -1 for a row a unit column covers */
@@ -31,11 +31,11 @@ typedef struct lemke_reduced {
 int lemke_reduced_alloc(lemke_reduced *R, size_t n);
 void lemke_reduced_free(lemke_reduced *R);
 /**
- * Factor B (head: position -> variable id, slacks s_r = n + r; pos its inverse) through K when
+ * Factor B (head: position -> variable id, slacks s_r = n + r) through K when
  * B has at most kmax non-unit columns: CPK_OK, CPK_ESINGULAR (K, hence B, singular or too
  * ill-conditioned), or CPK_EUNSUP (not reducible: the caller factors B itself).
  */
-int lemke_reduced_factor(lemke_reduced *R, const cpk_csc *B, const size_t *head, const long *pos);
+int lemke_reduced_factor(lemke_reduced *R, const cpk_csc *B, const size_t *head);
 /** x <- B^{-1} x, or B^{-T} x when transpose, with the factors of the last lemke_reduced_factor. */
 int lemke_reduced_solve(lemke_reduced *R, double *x, int transpose);
 #endif
