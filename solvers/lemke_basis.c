@@ -23,6 +23,8 @@ int lemke_basis_alloc(lemke_basis *b, const cpk_problem *p, const cpk_linsys_typ
   int rc = cpk_csc_alloc((cpk_int)n, (cpk_int)n, (cpk_int)nnz, &b->B);
   if (!rc) rc = cpk_linsys_alloc(T, n, &b->ls);
   b->primary = b->ls;
+  /* the built-in backends only: another one (PETSc, GSL) was chosen for all of B */
+  if (!rc && (T == cpk_linsys_umfpack || T == cpk_linsys_lapack)) rc = lemke_reduced_alloc(&b->red, n);
   return rc;
 }
 
@@ -34,6 +36,7 @@ void lemke_basis_free(lemke_basis *b)
   cpk_csc_free(b->B);
   if (b->sparse != b->primary) cpk_linsys_free(b->sparse);
   cpk_linsys_free(b->primary);
+  lemke_reduced_free(&b->red);
   memset(b, 0, sizeof *b);
 }
 
@@ -127,6 +130,10 @@ int lemke_basis_factor(lemke_basis *b)
     append_column(b, b->head[j], &k);
     b->B->p[j + 1] = k;
   }
+  /* a singular K is retried on all of B: the backend's own test and fallback decide */
+  b->reduced = lemke_reduced_factor(&b->red, b->B, b->head) == CPK_OK;
+  b->reduced_factors += b->reduced;
+  if (b->reduced) return CPK_OK;
   int rc = cpk_linsys_factor(b->ls, b->B);
   if (rc == CPK_ESINGULAR && strcmp(cpk_linsys_name(b->ls), "umfpack") != 0)
     rc = factor_sparse_instead(b);
@@ -135,6 +142,7 @@ int lemke_basis_factor(lemke_basis *b)
 
 int lemke_basis_solve(lemke_basis *b, double *x, int transpose)
 {
+  if (b->reduced) return lemke_reduced_solve(&b->red, x, transpose);
   return cpk_linsys_solve(b->ls, x, transpose);
 }
 
@@ -145,7 +153,7 @@ int lemke_basis_replace(lemke_basis *b, size_t k, size_t v, const double *col, c
   cpk_linsys_get_stats(b->ls, &st);
   lemke_basis_set(b, k, v);
   *refactored = 0;
-  if (st.updates_since_factor < b->refactor_interval) {
+  if (!b->reduced && st.updates_since_factor < b->refactor_interval) {
     int rc = cpk_linsys_replace_column(b->ls, k, col, alpha);
     if (rc == CPK_OK) return CPK_OK;
     if (rc != CPK_ESINGULAR && rc != CPK_EUNSUP) return rc;

@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <cpkit/linsys.h>
 #include <cpkit/problem.h>
+#include "lemke_reduced.h"
 
 /*
  * Lemke works on the n equations  -M z + I s + a_t t = q  in the 2n+1
@@ -26,6 +27,9 @@ typedef struct lemke_basis {
   cpk_linsys *sparse;    /* UMFPACK, allocated on the first fallback and kept for later solves */
   long refactor_interval; /* updates between fresh factorizations */
   long fallbacks;         /* factorizations moved from a dense backend to UMFPACK */
+  lemke_reduced red;      /* a basis of few non-unit columns, factored through their block */
+  int reduced;            /* the current factors are red's (every update then refactors) */
+  long reduced_factors;   /* factorizations made by red */
 } lemke_basis;
 
 int lemke_basis_alloc(lemke_basis *b, const cpk_problem *p, const cpk_linsys_type *T,
@@ -36,7 +40,8 @@ void lemke_basis_set(lemke_basis *b, size_t k, size_t v);
 /** Dense column of the equation matrix for variable v. */
 void lemke_basis_column(const lemke_basis *b, size_t v, double *col);
 /**
- * Assemble B from head[] and factor it; a dense backend that finds B singular
+ * Assemble B from head[] and factor it: through its block of non-unit columns when there are
+ * few (lemke_reduced.h) and that block is not singular, else with b->ls; a dense backend that finds B singular
  * hands over to UMFPACK (b->ls changes). CPK_ESINGULAR if that fails too.
  */
 int lemke_basis_factor(lemke_basis *b);

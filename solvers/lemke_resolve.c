@@ -1,4 +1,5 @@
 /* lemke_resolve.c: Lemke's re-solves: start from the last basis (and its factors when B is unchanged), keep ||M|| while M's values are. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cpkit/util.h>
@@ -9,12 +10,14 @@ int lemke_resolve_alloc(lemke_resolve *R, size_t n)
   memset(R, 0, sizeof *R);
   R->n = n;
   R->basis = cpk_calloc_array(n ? n : 1, sizeof *R->basis);
-  return R->basis ? CPK_OK : CPK_ENOMEM;
+  R->rowsum = cpk_alloc_array(n ? n : 1, sizeof *R->rowsum);
+  return R->basis && R->rowsum ? CPK_OK : CPK_ENOMEM;
 }
 
 void lemke_resolve_free(lemke_resolve *R)
 {
   free(R->basis);
+  free(R->rowsum);
   memset(R, 0, sizeof *R);
 }
 
@@ -33,13 +36,29 @@ const cpk_settings *lemke_resolve_settings(const lemke_resolve *R, const cpk_set
   return buf;
 }
 
+/* A sparse M's ||M||_inf in R's workspace (nothing to fail); CPK_EINVAL when M is dense
+   or has more rows than the workspace. */
+static int csc_norm_inf(lemke_resolve *R, const cpk_matrix *M, double *norm)
+{
+  if (M->format != CPK_MATRIX_CSC || M->m > R->n) return CPK_EINVAL;
+  const cpk_csc *A = M->csc;
+  double best = 0.0;
+  memset(R->rowsum, 0, M->m * sizeof *R->rowsum);
+  for (cpk_int k = 0; k < A->p[A->n]; k++) R->rowsum[A->i[k]] += fabs(A->x[k]);
+  for (size_t i = 0; i < M->m; i++)
+    if (R->rowsum[i] > best || isnan(R->rowsum[i])) best = R->rowsum[i];
+  *norm = best;
+  return CPK_OK;
+}
+
 int lemke_resolve_mnorm(lemke_resolve *R, const cpk_problem *p, double *mnorm)
 {
   if (R->have_mnorm && !(resolve_changed(&R->seen, p) & RESOLVE_VALUES)) {
     *mnorm = R->mnorm;
     return CPK_OK;
   }
-  int rc = cpk_matrix_norm_inf_checked(p->M, mnorm);
+  int rc = csc_norm_inf(R, p->M, mnorm);
+  if (rc == CPK_EINVAL) rc = cpk_matrix_norm_inf_checked(p->M, mnorm);
   if (rc) return rc;
   R->mnorm = *mnorm;
   R->have_mnorm = 1;

@@ -13,6 +13,7 @@ typedef struct lemke_resolve {
                          of counter `factored_values`, with no update since */
   unsigned long factored_values;
   double mnorm;       /* ||M||_inf for the values counter in `seen` */
+  double *rowsum;     /* n row sums: a sparse M's norm measured without allocating */
   int have_mnorm;
   resolve_seen seen;
 } lemke_resolve;
@@ -25,7 +26,8 @@ void lemke_resolve_free(lemke_resolve *R);
  */
 const cpk_settings *lemke_resolve_settings(const lemke_resolve *R, const cpk_settings *s,
                                            cpk_settings *buf);
-/* ||M||_inf, measured again only when M's values changed (CPK_ENOMEM possible for sparse M). */
+/* ||M||_inf, measured again only when M's values changed (CPK_ENOMEM possible only for a sparse
+   M with more rows than the n of lemke_resolve_alloc). */
 int lemke_resolve_mnorm(lemke_resolve *R, const cpk_problem *p, double *mnorm);
 /*
  * At the start of a run, after the starting basis `zstate` is set: 1 when the linear solver's
