@@ -87,17 +87,11 @@ void cvm_contact_scales(cpk_varmap *C)
 
 /*
  * The size of every row of a nonlinear problem (cpk_problem.row_scale), for the
- * Newton merits that add squares of rows: the sigma rows and the slip rows of the
- * nonlinear friction (the rows of p_t, p_o, p_r: elliptic_torsional.c) are velocities
- * (V of the contact); every other row is an impulse: V / w for a contact's rows, M_jj times
+ * Newton merits that add squares of rows: the sigma rows are velocities (V of the
+ * contact); every other row is an impulse: V / w for a contact's rows, M_jj times
  * the largest V for the momentum row of v_j (mixed form). With masses times s
  * every scale of an impulse row is times s too, so the merit reads the same.
  */
-static int slip_role(cpk_var_role r)
-{
-  return r == CPK_ROLE_P_T || r == CPK_ROLE_P_O || r == CPK_ROLE_P_R;
-}
-
 void cvm_row_scales(const cpk_varmap *C, double *scale)
 {
   double vmax = 0.0;
@@ -110,9 +104,7 @@ void cvm_row_scales(const cpk_varmap *C, double *scale)
       s = mass_diag(C->M, (cpk_int)v->index) * vmax;
     } else if (v->contact < C->nc) {
       const cvm_contact *cc = &C->cc[v->contact];
-      s = v->role == CPK_ROLE_SIGMA || (cc->nonlinear && slip_role(v->role))
-              ? cc->scale_v
-              : cc->scale_v / cc->scale_w;
+      s = v->role == CPK_ROLE_SIGMA ? cc->scale_v : cc->scale_v / cc->scale_w;
     }
     scale[i] = s > 0.0 && isfinite(s) ? s : 1.0;
   }

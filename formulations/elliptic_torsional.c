@@ -78,54 +78,38 @@ int cvm_setup_ellipsoid(cpk_varmap *C, const cpk_contact_system *s, size_t c, co
  * s_a = e_a U_a (velocity), the seed's rows are e_a (mu P_n s_a + y_a sigma) = 0
  * and 0 <= sigma _|_ mu^2 P_n^2 - |y|^2 >= 0. Here, with g the normal row in
  * velocity units and phi = g+^2 / (V + g+), g+ = max(g, 0):
- *   (mu |P_n| s_a + y_a (|sigma| + phi)) / D_a = 0                 velocity units
+ *   (mu |P_n| s_a + y_a (|sigma| + phi)) / V = 0                   impulse units
  *   0 <= sigma _|_ w (mu P_n - |y|) + phi (sigma - |s|) / (V + phi) >= 0   velocity
- * with D_a = mu |P_n| + sqrt(y_a^2 + delta^2) > 0, delta = SLIP_DELTA V / w, and w
- * and V the contact's scale factors (contact_scale.c). Where P_n > 0 (so g = 0)
- * these are the seed's rows times positive factors (P_n, sigma >= 0 there, and
- * mu P_n - |y| has the sign of mu^2 P_n^2 - |y|^2). Where g > 0 they force y = 0
- * and sigma = |s|: no friction, as with the seed's rows, and sigma, which the
- * seed's rows leave free there, is the slip speed, so the separating contact is
- * a regular point. |P_n| and |sigma| only matter away from solutions: an
- * iterate with P_n < 0 or sigma < 0 must not turn y along the slip (the mirror
- * image of a solution, y along s, stalls Newton methods: bdnewton, whose iterates
- * leave the bounds, stalled on the tripod of seed 004 at t = 0.0362 with
- * sigma = -0.013 on one foot, through every restart). max(sigma, 0) instead of
- * |sigma| leaves the slip rows no slope in sigma below 0, and bdnewton stalled
- * there (tilted ellipsoid, t = 0.3223); the slope at sigma = 0 is the one from
- * inside the bound (-1 there stalled it at t = 0.1554).
- * D_a makes the slip row a velocity whatever P_n: on a sticking contact it reads
- * s_a mu P_n / D_a, between s_a / 2 and s_a; divided by V only (an impulse, mu
- * P_n s_a / V) a contact pressed lightly saw its slip through the factor mu
- * P_n / V, and a tolerance of 1e-7 let a 1e-4 slip through, along which the
- * friction of a sticking contact then pointed (seed 003's tilted ellipsoid,
- * issue 14). delta keeps D_a positive at a separating contact (P_n = y = 0);
- * 1e-4 of the contact's impulse scale: 1e-6 and 1e-8 stalled ipm on the
- * tilted ellipsoid (kelvin-voigt, t = 0.1823), 1e-5 on the flat one, 1e-3 let ipm
- * leave friction on the pushed box (doc/experiments.md, examples matrix).
+ * w and V are the contact's scale factors (contact_scale.c). Where P_n > 0
+ * (so g = 0) these are the seed's rows times positive factors (P_n, sigma >= 0
+ * there, and mu P_n - |y| has the sign of mu^2 P_n^2 - |y|^2). Where g > 0
+ * they force y = 0 and sigma = |s|: no friction, as with the seed's rows, and
+ * sigma, which the seed's rows leave free there, is the slip speed, so the
+ * separating contact is a regular point. |P_n| and |sigma| only matter away
+ * from solutions: an iterate with P_n < 0 or sigma < 0 must not turn y along
+ * the slip (the mirror image of a solution, y along s, stalls Newton methods:
+ * bdnewton, whose iterates leave the bounds, stalled on the tripod of seed 004
+ * at t = 0.0362 with sigma = -0.013 on one foot, through every restart).
+ * max(sigma, 0) instead of |sigma| leaves the slip rows no slope in sigma
+ * below 0, where bdnewton stalled too; the slope at sigma = 0 is the one from
+ * inside the bound.
  */
-#define SLIP_DELTA 1e-4
-
 static void slip_rows(cvm_rowctx *x, double pn, double phi, double dphi, size_t kgap, double dgap)
 {
   const cvm_contact *cc = x->cc;
-  double sigma = CVM_Z(x, cc->ksig), mu = cc->mu;
+  double sigma = CVM_Z(x, cc->ksig), iv = 1.0 / cc->scale_v, mu = cc->mu;
   double sp = pn < 0 ? -1.0 : 1.0, apn = fabs(pn), slack = fabs(sigma) + phi;
   double dsig = sigma < 0 ? -1.0 : 1.0; /* at sigma = 0 (the bound) the slope from inside */
-  double delta = SLIP_DELTA * cc->scale_v / cc->scale_w;
   for (size_t q = 0; q < cc->nf; q++) {
     size_t k = cc->kf[q], a = q + 1;
-    double e = sqrt(cc->e2[q]), pk = CVM_Z(x, k), y = pk / e;
-    double ry = sqrt(y * y + delta * delta), iv = 1.0 / (mu * apn + ry);
-    double f = (e * mu * apn * x->U[a] + pk * slack / e) * iv;
-    x->f[k] = f;
+    double e = sqrt(cc->e2[q]), pk = CVM_Z(x, k);
+    x->f[k] = (e * mu * apn * x->U[a] + pk * slack / e) * iv;
     x->dfdU[4 * k + a] = e * mu * apn * iv;
     x->dfdU[4 * k] = dphi * pk / e * iv;
     x->umask[k] = (unsigned char)(1u << a | 1u);
-    /* d f = (d R - f d D) / D, d D = mu sign(P_n) d P_n + y / ry d y */
     for (size_t r = 0; r < cc->npn; r++)
-      cvm_partial(x, k, cc->kpn[r], sp * mu * (e * x->U[a] - f) * iv);
-    cvm_partial(x, k, k, (slack - f * y / ry) / e * iv);
+      cvm_partial(x, k, cc->kpn[r], sp * e * mu * x->U[a] * iv);
+    cvm_partial(x, k, k, slack / e * iv);
     cvm_partial(x, k, cc->ksig, dsig * pk / e * iv);
     if (kgap != (size_t)-1) cvm_partial(x, k, kgap, dphi * pk / e * iv * dgap);
   }

@@ -148,12 +148,6 @@ static double *eval(const cpk_problem *p, const double *z)
   return f;
 }
 
-/* Rows in velocity units: sigma's and the slip rows of the friction unknowns. */
-static int velocity_row(cpk_var_role r)
-{
-  return r == CPK_ROLE_SIGMA || r == CPK_ROLE_P_T || r == CPK_ROLE_P_O || r == CPK_ROLE_P_R;
-}
-
 /* (i-a) The rows are covariant under a change of mass unit: with masses times s, the
  * point z_s (impulses times s, velocities and sigma unchanged) gives F_s(z_s) = D F(z)
  * with D = s on the rows paired with impulses and velocities (impulse units) and 1 on
@@ -177,14 +171,14 @@ static void test_covariance(const char *model, double s)
   }
   double *f = ok ? eval(p, z) : NULL, *fs = ok ? eval(ps, z + p->n) : NULL;
   for (size_t i = 0; f && fs && i < p->n; i++) {
-    double d = velocity_row(cpk_varmap_var(m, i)->role) ? 1.0 : s;
+    double d = cpk_varmap_var(m, i)->role == CPK_ROLE_SIGMA ? 1.0 : s;
     worst = fmax(worst, fabs(fs[i] - d * f[i]) / fmax(1e-300, fabs(d) * fmax(1e-3, fabs(f[i]))));
   }
   t_ok(f && fs && worst < 1e-10, "%s: mass x%g: F_s(z_s) = D F(z) (rel. %.1e)", model, s, worst);
   /* the row scales the Newton merits divide by scale as the rows do: D */
   double rworst = ok && p->row_scale && ps->row_scale ? 0.0 : INFINITY;
   for (size_t i = 0; isfinite(rworst) && i < p->n; i++) {
-    double d = velocity_row(cpk_varmap_var(m, i)->role) ? 1.0 : s;
+    double d = cpk_varmap_var(m, i)->role == CPK_ROLE_SIGMA ? 1.0 : s;
     rworst = fmax(rworst, fabs(ps->row_scale[i] / (d * p->row_scale[i]) - 1.0));
   }
   t_ok(rworst < 1e-10, "%s: mass x%g: row scales times D (rel. %.1e)", model, s, rworst);

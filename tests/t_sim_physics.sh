@@ -18,13 +18,12 @@ ball() {
              "expected": 0.5714285714285714, "tol": 0.005}]}
 JSON
 }
-ball 3e-3 >"$tmp/loose.scene.json"
+ball 1e-4 >"$tmp/loose.scene.json"
 ball 1e-8 >"$tmp/ball.scene.json"
 
-# At tolerance 3e-3 fbnewton's residual lets through friction along the slip
-# (1.2e-6 N s along a 3e-3 m/s slip): the check catches it at the transition to
-# rolling and the run stops there, exit 1. (Until the slip rows were velocities,
-# doc/formulations.md "Scaled rows", 1e-4 was loose enough: 8e-6 N s.)
+# At tolerance 1e-4 the Newton methods' residual lets through friction along the slip
+# (an impulse of 8e-6 N s against m g h = 2.6e-5): the check catches it at the
+# transition to rolling and the run stops there, exit 1.
 run simulate "$tmp/loose.scene.json" --solver fbnewton -o "$tmp/t.csv"
 check "loose fbnewton: exit 1" status_is 1
 check "loose fbnewton: says the physical check failed" has "fails the physical check" "$tmp/err"
