@@ -78,22 +78,28 @@ int cvm_setup_ellipsoid(cpk_varmap *C, const cpk_contact_system *s, size_t c, co
  * s_a = e_a U_a (velocity), the seed's rows are e_a (mu P_n s_a + y_a sigma) = 0
  * and 0 <= sigma _|_ mu^2 P_n^2 - |y|^2 >= 0. Here, with g the normal row in
  * velocity units and phi = g+^2 / (V + g+), g+ = max(g, 0):
- *   (mu |P_n| s_a + y_a (sigma + phi)) / V = 0                     impulse units
+ *   (mu |P_n| s_a + y_a (|sigma| + phi)) / V = 0                   impulse units
  *   0 <= sigma _|_ w (mu P_n - |y|) + phi (sigma - |s|) / (V + phi) >= 0   velocity
  * w and V are the contact's scale factors (contact_scale.c). Where P_n > 0
  * (so g = 0) these are the seed's rows times positive factors (P_n, sigma >= 0
  * there, and mu P_n - |y| has the sign of mu^2 P_n^2 - |y|^2). Where g > 0
  * they force y = 0 and sigma = |s|: no friction, as with the seed's rows, and
  * sigma, which the seed's rows leave free there, is the slip speed, so the
- * separating contact is a regular point. |P_n| only matters away from
- * solutions: an iterate with P_n < 0 must not turn y along the slip (the
- * mirror image of a solution, y along s, stalls Newton methods).
+ * separating contact is a regular point. |P_n| and |sigma| only matter away
+ * from solutions: an iterate with P_n < 0 or sigma < 0 must not turn y along
+ * the slip (the mirror image of a solution, y along s, stalls Newton methods:
+ * bdnewton, whose iterates leave the bounds, stalled on the tripod of seed 004
+ * at t = 0.0362 with sigma = -0.013 on one foot, through every restart).
+ * max(sigma, 0) instead of |sigma| leaves the slip rows no slope in sigma
+ * below 0, where bdnewton stalled too; the slope at sigma = 0 is the one from
+ * inside the bound.
  */
 static void slip_rows(cvm_rowctx *x, double pn, double phi, double dphi, size_t kgap, double dgap)
 {
   const cvm_contact *cc = x->cc;
   double sigma = CVM_Z(x, cc->ksig), iv = 1.0 / cc->scale_v, mu = cc->mu;
-  double sp = pn < 0 ? -1.0 : 1.0, apn = fabs(pn), slack = sigma + phi;
+  double sp = pn < 0 ? -1.0 : 1.0, apn = fabs(pn), slack = fabs(sigma) + phi;
+  double dsig = sigma < 0 ? -1.0 : 1.0; /* at sigma = 0 (the bound) the slope from inside */
   for (size_t q = 0; q < cc->nf; q++) {
     size_t k = cc->kf[q], a = q + 1;
     double e = sqrt(cc->e2[q]), pk = CVM_Z(x, k);
@@ -104,7 +110,7 @@ static void slip_rows(cvm_rowctx *x, double pn, double phi, double dphi, size_t 
     for (size_t r = 0; r < cc->npn; r++)
       cvm_partial(x, k, cc->kpn[r], sp * e * mu * x->U[a] * iv);
     cvm_partial(x, k, k, slack / e * iv);
-    cvm_partial(x, k, cc->ksig, pk / e * iv);
+    cvm_partial(x, k, cc->ksig, dsig * pk / e * iv);
     if (kgap != (size_t)-1) cvm_partial(x, k, kgap, dphi * pk / e * iv * dgap);
   }
 }
