@@ -27,7 +27,7 @@ typedef struct lemke_reduced {
   int factored;
 } lemke_reduced;
 
-/* kmax = n / 4 when n >= LEMKE_REDUCED_MIN_N (0: never reduced). */
+/* kmax = min(n / 4, LEMKE_REDUCED_MAX = 32) when n >= LEMKE_REDUCED_MIN_N (0: never reduced). */
 int lemke_reduced_alloc(lemke_reduced *R, size_t n);
 void lemke_reduced_free(lemke_reduced *R);
 /**
