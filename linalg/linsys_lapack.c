@@ -118,11 +118,13 @@ static double lapack_inverse_norm_bound(const lapack_state *s)
     double sum = 1.0;
     for (size_t i = 0; i < j; i++) sum += fabs(lu[i + j * n]) * v[i];
     v[j] = sum / fabs(lu[j + j * n]);
+    if (!(v[j] < INFINITY)) return INFINITY; /* a NaN or inf in the factors: dgecon decides */
   }
   for (size_t j = n; j-- > 0;) { /* M(L)' w = v, backward, in place */
     double sum = v[j];
     for (size_t i = j + 1; i < n; i++) sum += fabs(lu[i + j * n]) * v[i];
     v[j] = sum;
+    if (!(sum < INFINITY)) return INFINITY;
     best = fmax(best, sum);
   }
   return best;

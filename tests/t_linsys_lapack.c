@@ -234,6 +234,22 @@ static void test_solvers(void)
     }
 }
 
+/* A NaN anywhere in a well-conditioned matrix: never factored as OK (the cheap condition bound
+   must not let it through; found in review: 'fmax' drops NaN). Above and below the diagonal. */
+static void test_nan(void)
+{
+  for (int below = 0; below < 2; below++) {
+    double a[9] = {4, 1, 0, 1, 4, 1, 0, 1, 4}; /* column-major, SPD */
+    a[below ? 1 : 3] = NAN;
+    cpk_linsys *L = NULL;
+    if (cpk_linsys_alloc(cpk_linsys_lapack, 3, &L)) abort();
+    int rc = factor_dense(L, 3, a);
+    t_ok(rc != CPK_OK, "a NaN %s the diagonal: not factored as OK (%s)", below ? "below" : "above",
+         cpk_errname(rc));
+    cpk_linsys_free(L);
+  }
+}
+
 int main(void)
 {
   gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
@@ -244,6 +260,7 @@ int main(void)
   test_rcond(r);
   test_long_updates(r);
   test_solvers();
+  test_nan();
   gsl_rng_free(r);
   return t_done();
 }
