@@ -119,7 +119,16 @@ static int cramer4_solve(const double *A, const double *b, double *x)
       a[12] * s4 - a[13] * s2 + a[15] * s0,  -a[8] * s4 + a[9] * s2 - a[11] * s0,
       -a[4] * c3 + a[5] * c1 - a[6] * c0,    a[0] * c3 - a[1] * c1 + a[2] * c0,
       -a[12] * s3 + a[13] * s1 - a[14] * s0, a[8] * s3 - a[9] * s1 + a[10] * s0};
-  for (size_t k = 0; k < 4; k++) bound *= norm2(4, A + k * 4);
+  /* 1 / cond_1(A) = |det| / (||A||_1 ||adj A||_1): refuse only a block that is singular to
+     working precision (the Hadamard ratio of the 2x2 and 3x3 solves falls like the product of
+     the small singular values and refused ones(4) + 1e-4 I, cond 4e4, which GSL's LU took). */
+  double an = 0.0, adjn = 0.0;
+  for (size_t j = 0; j < 4; j++) {
+    double ca = 0.0, cadj = 0.0;
+    for (size_t i = 0; i < 4; i++) ca += fabs(a[4 * i + j]), cadj += fabs(adj[4 * i + j]);
+    an = fmax(an, ca), adjn = fmax(adjn, cadj);
+  }
+  bound = an * adjn;
   if (!(fabs(det) > SINGULAR_TOL * bound)) return 1;
   double y[4];
   for (size_t i = 0; i < 4; i++) {
