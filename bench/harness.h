@@ -145,6 +145,7 @@ typedef struct cpk_bench_options {
   int repeat;          /* timed repeats after the warm-up, >= 1 */
   double repeat_below; /* runs whose warm-up took longer are timed once (default 0.2 s) */
   int trace;           /* record the solver's progress measure per iteration in the warm-up */
+  const cpk_linsys_type *linsys; /* settings.linsys of every run (NULL: each solver's own choice) */
 } cpk_bench_options;
 
 void cpk_bench_options_default(cpk_bench_options *o);

@@ -173,18 +173,19 @@ static void repeat_solves(int fd, const cpk_solver_type *shim, const cpk_problem
 }
 
 /*
- * PETSc's TAO solvers start MPI and PETSc at their first alloc in a process (Open MPI's
+ * PETSc's TAO solvers and the petsc backends start MPI and PETSc at their first alloc in a process (Open MPI's
  * singleton start took 0.7 s here): done before the clock and the memory baseline, as a
  * program that solves many problems pays it once.
  */
-static void start_runtime(const cpk_solver_type *T)
+static void start_runtime(const cpk_solver_type *T, const cpk_linsys_type *linsys)
 {
   const cpk_solver_type *petsc_solvers[] = {cpk_solver_tao_ssils, cpk_solver_tao_ssfls,
                                             cpk_solver_tao_asils, cpk_solver_tao_asfls};
+  int petsc = linsys && (linsys == cpk_linsys_petsc || linsys == cpk_linsys_petsc_cg);
   cpk_linsys *ls = NULL;
   for (size_t k = 0; k < sizeof petsc_solvers / sizeof petsc_solvers[0]; k++)
-    if (T && T == petsc_solvers[k] && cpk_linsys_alloc(cpk_linsys_petsc, 1, &ls) == CPK_OK)
-      cpk_linsys_free(ls);
+    if (T && T == petsc_solvers[k]) petsc = 1;
+  if (petsc && cpk_linsys_alloc(cpk_linsys_petsc, 1, &ls) == CPK_OK) cpk_linsys_free(ls);
 }
 
 static void child_main(int fd, const cpk_solver_type *T, const cpk_bench_built *b,
@@ -197,11 +198,12 @@ static void child_main(int fd, const cpk_solver_type *T, const cpk_bench_built *
   cpk_settings s;
   cpk_result *r = NULL;
   memset(&rep, 0, sizeof rep);
-  start_runtime(T);
+  start_runtime(T, o->linsys);
   rep.start_kb = max_rss_kb();
   shim.alloc = shim_alloc, shim.solve = shim_solve, shim.free = shim_free;
   cpk_settings_default(&s);
   s.tol = o->tol, s.max_iter = o->max_iter, s.time_limit = o->time_limit;
+  if (o->linsys) s.linsys = o->linsys;
   s.z0 = b->z0;
   s.callback = trace ? trace_cb : NULL;
   s.callback_data = &ctx;

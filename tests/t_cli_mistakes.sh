@@ -43,6 +43,7 @@ for c in solve-system simulate; do
 done
 expect 2 "^cpkit bench: unknown solver 'pgss'; did you mean 'pgs'" "bench --solvers pgss" bench tiny --solvers pgss
 expect 2 "unknown linear solver 'umfpak'; did you mean 'umfpack'" "solve --linsys umfpak" solve "$lcp" --linsys umfpak
+expect 2 "unknown linear solver 'umfpak'; did you mean 'umfpack'" "bench --linsys umfpak" bench "$lcp" --linsys umfpak
 expect 2 "^cpkit bench: unknown suite 'lpc'; did you mean 'lcp'\? \(valid: .*murty" "bench lpc" bench lpc
 expect 2 "^cpkit compile: unknown --form 'cones'; did you mean 'cone'" "compile --form cones" compile "$sys" --model polyhedral --form cones
 expect 2 "^cpkit convert: unknown --to format 'fclb'; did you mean 'fclib'" "convert --to fclb" convert "$lcp" "$tmp/x" --to fclb

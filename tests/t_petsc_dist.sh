@@ -139,6 +139,18 @@ check "bench, 2 ranks: exit 0, one summary, rank 0's results file only" \
   test "$st" -eq 0 -a "$(grep -c ' runs; ' "$tmp/bench.out")" -eq 1 -a -s "$tmp/own.bench.0" \
   -a ! -e "$tmp/own.bench.1"
 
+# cpkit bench --linsys petsc: on one rank (each solve in its forked child) ipm and nsn solve;
+# under mpirun it is refused (a forked child cannot join the MPI job), with exit 2 and why.
+run bench "$tmp/lcp48.cpk" "$tmp/cone16.cpk" --solvers ipm,nsn --linsys petsc --repeat 1 \
+  -o "$tmp/benchls.csv"
+check "bench --linsys petsc, 1 rank: exit 0, ipm on the LCP and nsn on the cone problem solved" \
+  test "$st" -eq 0 -a "$(grep -c ',solved,solved,' "$tmp/benchls.csv" 2>/dev/null)" -eq 2
+mpirun -np 2 --oversubscribe "$CPKIT" bench "$tmp/lcp48.cpk" --solvers ipm --linsys petsc \
+  >"$tmp/benchls.out" 2>"$tmp/benchls.err"
+st=$?
+check "bench --linsys petsc under mpirun -np 2: refused, exit 2, saying why" \
+  test "$st" -eq 2 -a "$(grep -c 'cannot join the MPI job' "$tmp/benchls.err")" -ge 1
+
 fclib=$srcdir/data/fclib/OneObject-i1028-138.hdf5
 run info "$fclib"
 if grep -q "without HDF5" "$tmp/err"; then

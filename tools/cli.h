@@ -77,6 +77,8 @@ int cli_unknown_name(const cli_command *cmd, const char *what, const char *name,
 const char *cli_closest_name(const char *name, const char *const *valid, size_t nvalid);
 /* cli_unknown_name over the registered solvers. */
 int cli_unknown_solver(const cli_command *cmd, const char *name);
+/* The linear-solver backend named `name` into *out (--linsys), or the unknown-name usage error. */
+int cli_find_linsys(const cli_command *cmd, const char *name, const cpk_linsys_type **out);
 /* cli_unknown_name over the contact models, plus `extra` (NULL or one more accepted name). */
 int cli_unknown_model(const cli_command *cmd, const char *name, const char *extra);
 /* Print cmd->usage on stdout; returns CLI_EXIT_OK. */

@@ -68,6 +68,17 @@ int cli_unknown_solver(const cli_command *cmd, const char *name)
   return cli_unknown_name(cmd, "solver", name, names, n);
 }
 
+int cli_find_linsys(const cli_command *cmd, const char *name, const cpk_linsys_type **out)
+{
+  *out = cpk_linsys_find(name);
+  if (*out) return CLI_CONTINUE;
+  const char *valid[5] = {cpk_linsys_lapack->name, cpk_linsys_dense->name, cpk_linsys_umfpack->name};
+  size_t nvalid = 3;
+  if (cpk_linsys_petsc) valid[nvalid++] = cpk_linsys_petsc->name; /* NULL without PETSc */
+  if (cpk_linsys_petsc_cg) valid[nvalid++] = cpk_linsys_petsc_cg->name;
+  return cli_unknown_name(cmd, "linear solver", name, valid, nvalid);
+}
+
 int cli_unknown_model(const cli_command *cmd, const char *name, const char *extra)
 {
   const char *names[CPK_MODEL_COUNT + 1];

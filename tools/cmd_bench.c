@@ -36,7 +36,10 @@ const cli_command cli_cmd_bench = {
     "  --tol X             natural-residual tolerance, X > 0 (default 1e-8, scaled\n"
     "                      by max(1, ||q||_inf) for affine problems)\n"
     "  --max-iter N        iteration limit, N >= 0 (default 0: each solver's own)\n"
-    "  -o, --output FILE   write one record per run to FILE as it finishes: CSV,\n"
+    "  --linsys NAME       linear solver of every run: lapack, dense, umfpack, or when\n"
+    "                      built with PETSc petsc and petsc-cg (default: each\n"
+    "                      solver's own); petsc and petsc-cg on one rank only:\n"
+    "                      under mpirun use cpkit solve (doc/petsc.md)\n"    "  -o, --output FILE   write one record per run to FILE as it finishes: CSV,\n"
     "                      or JSON Lines with --json\n"
     "  --json              records as JSON Lines; the summary as one JSON object\n"
     "  --resume            keep the records already in FILE and run only the pairs\n"
@@ -72,6 +75,7 @@ enum {
   OPT_TIME_LIMIT,
   OPT_TOL,
   OPT_MAX_ITER,
+  OPT_LINSYS,
   OPT_JSON,
   OPT_RESUME,
   OPT_PLOT,
@@ -85,6 +89,7 @@ static const struct option bench_longopts[] = {
     {"time-limit", required_argument, NULL, OPT_TIME_LIMIT},
     {"tol", required_argument, NULL, OPT_TOL},
     {"max-iter", required_argument, NULL, OPT_MAX_ITER},
+    {"linsys", required_argument, NULL, OPT_LINSYS},
     {"output", required_argument, NULL, 'o'},
     {"json", no_argument, NULL, OPT_JSON},
     {"resume", no_argument, NULL, OPT_RESUME},
@@ -145,6 +150,7 @@ static int apply_option(int c, const char *arg, bench_cli *b)
   case OPT_TIME_LIMIT: return cli_parse_double(cmd, "--time-limit", arg, 0.0, 0, &o->time_limit);
   case OPT_TOL: return cli_parse_double(cmd, "--tol", arg, 0.0, 1, &o->tol);
   case OPT_MAX_ITER: return cli_parse_long(cmd, "--max-iter", arg, 0, &o->max_iter);
+  case OPT_LINSYS: return cli_find_linsys(cmd, arg, &o->linsys);
   case 'o': b->job.output = arg; return CLI_CONTINUE;
   case OPT_JSON: b->json = 1; return CLI_CONTINUE;
   case OPT_RESUME: b->job.resume = 1; return CLI_CONTINUE;
@@ -172,6 +178,13 @@ static int parse_options(int argc, char **argv, bench_cli *b)
   if (optind == argc) return cli_usage_error(&cli_cmd_bench, "missing SUITE");
   if (b->job.resume && !b->job.output)
     return cli_usage_error(&cli_cmd_bench, "--resume needs the results file (-o FILE)");
+  const cpk_linsys_type *ls = b->job.options.linsys;
+  if (ls && (ls == cpk_linsys_petsc || ls == cpk_linsys_petsc_cg) && cpk_mpi_size() > 1)
+    return cli_usage_error(&cli_cmd_bench,
+                           "--linsys %s under mpirun with %d ranks: cpkit bench runs each solve in "
+                           "a forked process, which cannot join the MPI job; use cpkit solve, "
+                           "bench/ipm_scaling or bench/nsn_scaling under mpirun (doc/petsc.md)",
+                           ls->name, cpk_mpi_size());
   return CLI_CONTINUE;
 }
 

@@ -69,17 +69,6 @@ static const struct option solve_longopts[] = {
     {NULL, 0, NULL, 0},
 };
 
-static int choose_linsys(const char *name, cpk_settings *s)
-{
-  s->linsys = cpk_linsys_find(name);
-  if (s->linsys) return CLI_CONTINUE;
-  const char *valid[5] = {cpk_linsys_lapack->name, cpk_linsys_dense->name, cpk_linsys_umfpack->name};
-  size_t nvalid = 3;
-  if (cpk_linsys_petsc) valid[nvalid++] = cpk_linsys_petsc->name; /* NULL without PETSc */
-  if (cpk_linsys_petsc_cg) valid[nvalid++] = cpk_linsys_petsc_cg->name;
-  return cli_unknown_name(&cli_cmd_solve, "linear solver", name, valid, nvalid);
-}
-
 static int apply_option(int c, const char *arg, solve_options *o)
 {
   const cli_command *cmd = &cli_cmd_solve;
@@ -92,7 +81,7 @@ static int apply_option(int c, const char *arg, solve_options *o)
   case OPT_TIME_LIMIT:
     return cli_parse_double(cmd, "--time-limit", arg, 0.0, 0, &o->settings.time_limit);
   case OPT_WARM_START: o->warm_path = arg; return CLI_CONTINUE;
-  case OPT_LINSYS: return choose_linsys(arg, &o->settings);
+  case OPT_LINSYS: return cli_find_linsys(cmd, arg, &o->settings.linsys);
   case OPT_JSON: o->json = 1; return CLI_CONTINUE;
   case 'o': o->out_path = arg; return CLI_CONTINUE;
   case 'v': o->settings.verbose = 2; return CLI_CONTINUE; /* the iteration log and the summary */
