@@ -131,3 +131,68 @@ int linsys_eta_replace(linsys_eta *e, size_t j, const double *col, const double 
 }
 
 double linsys_eta_entries(const linsys_eta *e) { return (double)(e->nent + e->neta); }
+
+static int eta_backend_solve_current(linsys_eta_backend *b, double *x, int transpose)
+{
+  if (b->n == 0) return CPK_OK;
+  if (transpose) linsys_eta_apply_transposed(&b->eta, x);
+  int rc = b->solve_a0(b, x, transpose);
+  if (!rc && !transpose) linsys_eta_apply(&b->eta, x);
+  return rc;
+}
+
+int linsys_eta_backend_solve(void *state, double *x, int transpose)
+{
+  linsys_eta_backend *b = state;
+  if (!b->factored || (b->n > 0 && !x)) return CPK_EINVAL;
+  b->st.solves++;
+  return eta_backend_solve_current(b, x, transpose);
+}
+
+/* A plain solve with the current matrix, for linsys_eta_replace (not counted as a solve). */
+static int eta_backend_solve_plain(void *state, double *x)
+{
+  return eta_backend_solve_current(state, x, 0);
+}
+
+int linsys_eta_backend_replace_column(void *state, size_t j, const double *col,
+                                      const double *Ainv_col)
+{
+  linsys_eta_backend *b = state;
+  if (!b->factored || j >= b->n || !col) return CPK_EINVAL;
+  return linsys_eta_replace(&b->eta, j, col, Ainv_col, b->alpha, eta_backend_solve_plain, b,
+                            &b->st);
+}
+
+void linsys_eta_backend_stats(const void *state, cpk_linsys_stats *st)
+{
+  const linsys_eta_backend *b = state;
+  *st = b->st;
+}
+
+void linsys_eta_backend_release(linsys_eta_backend *b)
+{
+  free(b->alpha);
+  b->alpha = NULL;
+  linsys_eta_free(&b->eta);
+}
+
+int linsys_eta_backend_begin_factor(linsys_eta_backend *b, const cpk_csc *A)
+{
+  if (!A || A->m != A->n || (size_t)A->n != b->n) return CPK_EINVAL;
+  if (cpk_csc_check(A)) return CPK_EBADMAT;
+  b->factor_start = cpk_wtime();
+  b->factored = 0;
+  linsys_eta_reset(&b->eta);
+  b->st.updates_since_factor = 0;
+  b->st.nnz_updates = 0.0;
+  b->st.factorizations++;
+  return CPK_OK;
+}
+
+int linsys_eta_backend_end_factor(linsys_eta_backend *b, int rc)
+{
+  b->factored = (rc == CPK_OK);
+  b->st.factor_time_s += cpk_wtime() - b->factor_start;
+  return rc;
+}

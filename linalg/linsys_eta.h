@@ -45,4 +45,37 @@ int linsys_eta_replace(linsys_eta *e, size_t j, const double *col, const double 
 /** Entries stored (pivots included), for cpk_linsys_stats.nnz_updates. */
 double linsys_eta_entries(const linsys_eta *e);
 
+/*
+ * What the eta-updated backends (lapack, umfpack, petsc) share: their state starts with this
+ * struct, so solve, replace_column and stats are the functions below for all of them; each
+ * backend gives only solve_a0, a solve with its factored A_0.
+ */
+typedef struct linsys_eta_backend {
+  size_t n;
+  int factored;
+  linsys_eta eta;
+  double *alpha;        /* replace_column's A^{-1} col (n doubles) */
+  cpk_linsys_stats st;
+  double factor_start;  /* cpk_wtime() when the running factorization began */
+  int (*solve_a0)(void *state, double *x, int transpose);
+} linsys_eta_backend;
+
+/** Free alpha and the eta file (the backend frees the rest and the state). */
+void linsys_eta_backend_release(linsys_eta_backend *b);
+/**
+ * The start of every factor: A checked (CPK_EINVAL: not square n x n; CPK_EBADMAT), the old
+ * factors and etas forgotten, the factorization counted and timed from here.
+ */
+int linsys_eta_backend_begin_factor(linsys_eta_backend *b, const cpk_csc *A);
+/** The end of every factor: factored when rc is CPK_OK, its time added; returns rc. */
+int linsys_eta_backend_end_factor(linsys_eta_backend *b, int rc);
+
+/** cpk_linsys_type.solve: A_k x = b or A_k' x = b, b in x (state starts with linsys_eta_backend). */
+int linsys_eta_backend_solve(void *state, double *x, int transpose);
+/** cpk_linsys_type.replace_column: only the eta file changes (a singular one leaves it as it was). */
+int linsys_eta_backend_replace_column(void *state, size_t j, const double *col,
+                                      const double *Ainv_col);
+/** cpk_linsys_type.stats. */
+void linsys_eta_backend_stats(const void *state, cpk_linsys_stats *st);
+
 #endif

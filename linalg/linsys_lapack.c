@@ -20,14 +20,11 @@
  * R A_0 C. The E_m are in `eta`, shared with the UMFPACK backend.
  */
 typedef struct lapack_state {
-  size_t n;
+  linsys_eta_backend base; /* first: n, factored, the eta file, stats */
   int ni;                /* n as LAPACK's integer */
   double *lu, *r, *c;    /* factors of the scaled A_0, row and column scalings */
   int *ipiv, *iwork;
-  double *work, *alpha;  /* dgecon workspace (4n), replace_column's A^{-1} col */
-  linsys_eta eta;
-  int factored;
-  cpk_linsys_stats st;
+  double *work;          /* dgecon workspace (4n) */
 } lapack_state;
 
 static void lapack_free(void *state)
@@ -40,14 +37,13 @@ static void lapack_free(void *state)
   free(s->ipiv);
   free(s->iwork);
   free(s->work);
-  free(s->alpha);
-  linsys_eta_free(&s->eta);
+  linsys_eta_backend_release(&s->base);
   free(s);
 }
 
 static int lapack_alloc_arrays(lapack_state *s)
 {
-  size_t n = s->n, nn, n4;
+  size_t n = s->base.n, nn, n4;
   if (cpk_size_mul(n, n, &nn) || cpk_size_mul(n, 4, &n4)) return CPK_EOVERFLOW;
   s->lu = cpk_alloc_array(nn ? nn : 1, sizeof *s->lu);
   s->r = cpk_alloc_array(n ? n : 1, sizeof *s->r);
@@ -55,11 +51,13 @@ static int lapack_alloc_arrays(lapack_state *s)
   s->ipiv = cpk_alloc_array(n ? n : 1, sizeof *s->ipiv);
   s->iwork = cpk_alloc_array(n ? n : 1, sizeof *s->iwork);
   s->work = cpk_alloc_array(n4 ? n4 : 1, sizeof *s->work);
-  s->alpha = cpk_alloc_array(n ? n : 1, sizeof *s->alpha);
-  if (!s->lu || !s->r || !s->c || !s->ipiv || !s->iwork || !s->work || !s->alpha)
+  s->base.alpha = cpk_alloc_array(n ? n : 1, sizeof *s->base.alpha);
+  if (!s->lu || !s->r || !s->c || !s->ipiv || !s->iwork || !s->work || !s->base.alpha)
     return CPK_ENOMEM;
-  return linsys_eta_alloc(&s->eta, n);
+  return linsys_eta_alloc(&s->base.eta, n);
 }
+
+static int lapack_solve_a0(void *state, double *x, int transpose);
 
 static int lapack_alloc(void **state, size_t n)
 {
@@ -67,7 +65,8 @@ static int lapack_alloc(void **state, size_t n)
   if (n > (size_t)INT_MAX) return CPK_EOVERFLOW;
   lapack_state *s = calloc(1, sizeof *s);
   if (!s) return CPK_ENOMEM;
-  s->n = n;
+  s->base.n = n;
+  s->base.solve_a0 = lapack_solve_a0;
   s->ni = (int)n;
   int rc = lapack_alloc_arrays(s);
   if (rc) {
@@ -81,7 +80,7 @@ static int lapack_alloc(void **state, size_t n)
 /* The dense copy of A becomes R A C in place; returns its 1-norm (for dgecon). */
 static double lapack_scale(lapack_state *s)
 {
-  size_t n = s->n;
+  size_t n = s->base.n;
   double anorm = 0.0;
   for (size_t j = 0; j < n; j++) {
     double *col = s->lu + j * n, sum = 0.0;
@@ -94,7 +93,7 @@ static double lapack_scale(lapack_state *s)
 
 static void lapack_fill(lapack_state *s, const cpk_csc *A)
 {
-  size_t n = s->n;
+  size_t n = s->base.n;
   memset(s->lu, 0, n * n * sizeof *s->lu);
   for (cpk_int j = 0; j < A->n; j++)
     for (cpk_int k = A->p[j]; k < A->p[j + 1]; k++)
@@ -111,7 +110,7 @@ static void lapack_fill(lapack_state *s, const cpk_csc *A)
  */
 static double lapack_inverse_norm_bound(const lapack_state *s)
 {
-  size_t n = s->n;
+  size_t n = s->base.n;
   const double *lu = s->lu;
   double *v = s->work, best = 0.0;
   for (size_t j = 0; j < n; j++) { /* M(U)' v = e, forward */
@@ -155,67 +154,30 @@ static int lapack_factor_dense(lapack_state *s, const cpk_csc *A)
 static int lapack_factor(void *state, const cpk_csc *A)
 {
   lapack_state *s = state;
-  if (!A || A->m != A->n || (size_t)A->n != s->n) return CPK_EINVAL;
-  if (cpk_csc_check(A)) return CPK_EBADMAT;
-  double t0 = cpk_wtime();
-  s->factored = 0;
-  linsys_eta_reset(&s->eta);
-  s->st.updates_since_factor = 0;
-  s->st.nnz_updates = 0.0;
-  s->st.factorizations++;
-  s->st.nnz_factors = (double)s->n * (double)s->n;
-  int rc = s->n > 0 ? lapack_factor_dense(s, A) : CPK_OK;
-  s->factored = (rc == CPK_OK);
-  s->st.factor_time_s += cpk_wtime() - t0;
-  return rc;
+  int rc = linsys_eta_backend_begin_factor(&s->base, A);
+  if (rc) return rc;
+  s->base.st.nnz_factors = (double)s->base.n * (double)s->base.n;
+  rc = s->base.n > 0 ? lapack_factor_dense(s, A) : CPK_OK;
+  return linsys_eta_backend_end_factor(&s->base, rc);
 }
 
 /* x <- A_0^{-1} x = C (LU)^{-1} R x, or A_0^{-T} x = R (LU)^{-T} C x. */
-static int lapack_solve_a0(lapack_state *s, double *x, int transpose)
+static int lapack_solve_a0(void *state, double *x, int transpose)
 {
+  lapack_state *s = state;
   const double *pre = transpose ? s->c : s->r, *post = transpose ? s->r : s->c;
   int n = s->ni, one = 1, info = 0;
-  for (size_t i = 0; i < s->n; i++) x[i] *= pre[i];
+  for (size_t i = 0; i < s->base.n; i++) x[i] *= pre[i];
   dgetrs_(transpose ? "T" : "N", &n, &one, s->lu, &n, s->ipiv, x, &n, &info, 1);
-  for (size_t i = 0; i < s->n; i++) x[i] *= post[i];
+  for (size_t i = 0; i < s->base.n; i++) x[i] *= post[i];
   return info == 0 ? CPK_OK : CPK_ELINSYS;
 }
 
-static int lapack_solve_inplace(lapack_state *s, double *x, int transpose)
-{
-  if (s->n == 0) return CPK_OK;
-  if (transpose) linsys_eta_apply_transposed(&s->eta, x);
-  int rc = lapack_solve_a0(s, x, transpose);
-  if (!rc && !transpose) linsys_eta_apply(&s->eta, x);
-  return rc;
-}
-
-static int lapack_solve(void *state, double *x, int transpose)
-{
-  lapack_state *s = state;
-  if (!s->factored || (s->n > 0 && !x)) return CPK_EINVAL;
-  s->st.solves++;
-  return lapack_solve_inplace(s, x, transpose);
-}
-
-/* A plain solve with the current matrix, for linsys_eta_replace. */
-static int lapack_solve_plain(void *state, double *x) { return lapack_solve_inplace(state, x, 0); }
-
-/* Only the eta file changes: a singular replacement leaves the factors as they were. */
-static int lapack_replace_column(void *state, size_t j, const double *col, const double *Ainv_col)
-{
-  lapack_state *s = state;
-  if (!s->factored || j >= s->n || !col) return CPK_EINVAL;
-  return linsys_eta_replace(&s->eta, j, col, Ainv_col, s->alpha, lapack_solve_plain, s, &s->st);
-}
-
-static void lapack_stats(const void *state, cpk_linsys_stats *st)
-{
-  const lapack_state *s = state;
-  *st = s->st;
-}
-
-static const cpk_linsys_type lapack_type = {"lapack",     lapack_alloc,          lapack_factor,
-                                            lapack_solve, lapack_replace_column, lapack_stats,
+static const cpk_linsys_type lapack_type = {"lapack",
+                                            lapack_alloc,
+                                            lapack_factor,
+                                            linsys_eta_backend_solve,
+                                            linsys_eta_backend_replace_column,
+                                            linsys_eta_backend_stats,
                                             lapack_free};
 const cpk_linsys_type *cpk_linsys_lapack = &lapack_type;

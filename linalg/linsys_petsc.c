@@ -25,7 +25,7 @@ const cpk_linsys_type *cpk_linsys_petsc_cg = NULL;
  * solvers do.
  */
 typedef struct petsc_state {
-  size_t n;
+  linsys_eta_backend base; /* first: n, factored, the eta file, stats */
   int spd;                 /* CG + GAMG instead of LU; 0 after a fall-back to LU */
   MPI_Comm comm;
   int rank, size;
@@ -35,7 +35,7 @@ typedef struct petsc_state {
   Vec b, x, xall;          /* b, x distributed like A's rows; xall all of x on every rank */
   VecScatter gather;
   petsc_rows R;
-  int have_pattern, factored;
+  int have_pattern;
   /*
    * The last factorization failed. PETSc's MUMPS interface then refuses every
    * numeric factorization on the same analysis (it sees the failed INFOG(1)
@@ -45,9 +45,6 @@ typedef struct petsc_state {
    * factorization starts from a new Mat, hence a new analysis.
    */
   int failed;
-  double *alpha;
-  linsys_eta eta;
-  cpk_linsys_stats st;
 } petsc_state;
 
 static void petsc_drop_pattern(petsc_state *s)
@@ -67,8 +64,7 @@ static void petsc_free(void *state)
   petsc_drop_pattern(s);
   if (s->ksp) (void)KSPDestroy(&s->ksp);
   petsc_rows_free(&s->R);
-  free(s->alpha);
-  linsys_eta_free(&s->eta);
+  linsys_eta_backend_release(&s->base);
   free(s);
 }
 
@@ -114,6 +110,8 @@ static PetscErrorCode petsc_setup_ksp(petsc_state *s)
   return 0;
 }
 
+static int petsc_ksp_solve(void *state, double *x, int transpose);
+
 static int petsc_alloc_spd(void **state, size_t n, int spd)
 {
   *state = NULL;
@@ -122,15 +120,16 @@ static int petsc_alloc_spd(void **state, size_t n, int spd)
   if (rc) return rc;
   petsc_state *s = calloc(1, sizeof *s);
   if (!s) return petsc_agree_rc(PETSC_COMM_WORLD, CPK_ENOMEM); /* the other ranks wait for it */
-  s->n = n;
+  s->base.n = n;
+  s->base.solve_a0 = petsc_ksp_solve;
   s->spd = spd;
   s->comm = PETSC_COMM_WORLD;
   if (MPI_Comm_rank(s->comm, &s->rank) != MPI_SUCCESS ||
       MPI_Comm_size(s->comm, &s->size) != MPI_SUCCESS)
     rc = CPK_ELINSYS;
   if (!rc) rc = petsc_rows_alloc(&s->R, n);
-  s->alpha = cpk_alloc_array(n, sizeof *s->alpha);
-  if (!rc) rc = !s->alpha ? CPK_ENOMEM : linsys_eta_alloc(&s->eta, n);
+  s->base.alpha = cpk_alloc_array(n, sizeof *s->base.alpha);
+  if (!rc) rc = !s->base.alpha ? CPK_ENOMEM : linsys_eta_alloc(&s->base.eta, n);
   if (!rc && petsc_setup_ksp(s)) rc = CPK_ELINSYS;
   rc = petsc_agree_rc(s->comm, rc);
   if (rc) {
@@ -155,7 +154,7 @@ static int petsc_same_pattern(petsc_state *s, const cpk_csc *A)
 /* The distributed matrix of this rank's rows, preallocated exactly, and vectors laid out like it. */
 static PetscErrorCode petsc_create_mat(petsc_state *s)
 {
-  PetscInt m = (PetscInt)(s->R.r1 - s->R.r0), N = (PetscInt)s->n;
+  PetscInt m = (PetscInt)(s->R.r1 - s->R.r0), N = (PetscInt)s->base.n;
   PetscCall(MatCreate(s->comm, &s->A));
   PetscCall(MatSetSizes(s->A, m, m, N, N));
   PetscCall(MatSetType(s->A, MATAIJ));
@@ -179,7 +178,7 @@ static int petsc_new_pattern(petsc_state *s, const cpk_csc *A)
   int rc = petsc_rows_pattern(&s->R, A, r0, r1);
   rc = petsc_agree_rc(s->comm, rc);
   if (rc) return rc;
-  s->st.symbolic++;
+  s->base.st.symbolic++;
   rc = petsc_agree_rc(s->comm, petsc_create_mat(s) ? CPK_ENOMEM : CPK_OK);
   if (rc) return rc;
   s->have_pattern = 1;
@@ -218,7 +217,7 @@ static int petsc_numeric(petsc_state *s, const cpk_csc *A)
   Mat F;
   MatInfo info;
   if (!s->spd && PCFactorGetMatrix(pc, &F) == 0 && MatGetInfo(F, MAT_LOCAL, &info) == 0)
-    s->st.nnz_factors = info.nz_used;
+    s->base.st.nnz_factors = info.nz_used;
   return CPK_OK;
 }
 
@@ -226,24 +225,15 @@ static int petsc_numeric(petsc_state *s, const cpk_csc *A)
 static int petsc_factor(void *state, const cpk_csc *A)
 {
   petsc_state *s = state;
-  if (!A || A->m != A->n || (size_t)A->n != s->n) return CPK_EINVAL;
-  if (cpk_csc_check(A)) return CPK_EBADMAT;
-  double t0 = cpk_wtime();
-  s->factored = 0;
-  linsys_eta_reset(&s->eta);
-  s->st.updates_since_factor = 0;
-  s->st.nnz_updates = 0.0;
-  s->st.factorizations++;
-  int rc = CPK_OK;
-  if (s->n > 0) { /* the empty matrix needs no factors */
+  int rc = linsys_eta_backend_begin_factor(&s->base, A);
+  if (rc) return rc;
+  if (s->base.n > 0) { /* the empty matrix needs no factors */
     /* same branch on every rank: failed is agreed, petsc_same_pattern reduced */
     if (s->failed || !petsc_same_pattern(s, A)) rc = petsc_new_pattern(s, A);
     if (rc == CPK_OK) rc = petsc_agree_rc(s->comm, petsc_numeric(s, A));
     s->failed = rc != CPK_OK;
   }
-  s->factored = (rc == CPK_OK);
-  s->st.factor_time_s += cpk_wtime() - t0;
-  return rc;
+  return linsys_eta_backend_end_factor(&s->base, rc);
 }
 
 /* s->x <- A_0^{-1} s->b or A_0^{-T} s->b through the KSP (CG's operator is symmetric). */
@@ -283,13 +273,14 @@ static int petsc_gather_solution(petsc_state *s, double *x)
       VecScatterEnd(s->gather, s->x, s->xall, INSERT_VALUES, SCATTER_FORWARD) ||
       VecGetArrayRead(s->xall, &xx))
     return CPK_ELINSYS;
-  memcpy(x, xx, s->n * sizeof *x);
+  memcpy(x, xx, s->base.n * sizeof *x);
   return VecRestoreArrayRead(s->xall, &xx) ? CPK_ELINSYS : CPK_OK;
 }
 
 /* x <- A_0^{-1} x or A_0^{-T} x (the converged reason is global: every rank takes the same branch). */
-static int petsc_ksp_solve(petsc_state *s, double *x, int transpose)
+static int petsc_ksp_solve(void *state, double *x, int transpose)
 {
+  petsc_state *s = state;
   int rc = petsc_agree_rc(s->comm, petsc_scatter_rhs(s, x));
   KSPConvergedReason why = KSP_CONVERGED_ITERATING;
   if (!rc) rc = petsc_ksp_run(s, transpose, &why);
@@ -300,52 +291,17 @@ static int petsc_ksp_solve(petsc_state *s, double *x, int transpose)
     return why == KSP_DIVERGED_ITS || why == KSP_DIVERGED_NANORINF ? CPK_ELINSYS : CPK_ESINGULAR;
   rc = petsc_agree_rc(s->comm, petsc_gather_solution(s, x));
   if (rc) return rc;
-  for (size_t i = 0; i < s->n; i++)
+  for (size_t i = 0; i < s->base.n; i++)
     if (!isfinite(x[i])) return CPK_ESINGULAR;
   return CPK_OK;
 }
 
-static int petsc_solve_inplace(petsc_state *s, double *x, int transpose)
-{
-  if (s->n == 0) return CPK_OK;
-  if (transpose) linsys_eta_apply_transposed(&s->eta, x);
-  int rc = petsc_ksp_solve(s, x, transpose);
-  if (rc) return rc;
-  if (!transpose) linsys_eta_apply(&s->eta, x);
-  return CPK_OK;
-}
-
-static int petsc_solve(void *state, double *x, int transpose)
-{
-  petsc_state *s = state;
-  if (!s->factored || (s->n > 0 && !x)) return CPK_EINVAL;
-  s->st.solves++;
-  return petsc_solve_inplace(s, x, transpose);
-}
-
-/* A plain solve with the current matrix, for linsys_eta_replace. */
-static int petsc_solve_plain(void *state, double *x) { return petsc_solve_inplace(state, x, 0); }
-
-/* Product-form update as in the umfpack backend: a singular replacement keeps the old factors. */
-static int petsc_replace_column(void *state, size_t j, const double *col, const double *Ainv_col)
-{
-  petsc_state *s = state;
-  if (!s->factored || j >= s->n || !col) return CPK_EINVAL;
-  return linsys_eta_replace(&s->eta, j, col, Ainv_col, s->alpha, petsc_solve_plain, s, &s->st);
-}
-
-static void petsc_stats(const void *state, cpk_linsys_stats *st)
-{
-  const petsc_state *s = state;
-  *st = s->st;
-}
-
-static const cpk_linsys_type petsc_type = {"petsc",     petsc_alloc,          petsc_factor,
-                                           petsc_solve, petsc_replace_column, petsc_stats,
-                                           petsc_free};
-static const cpk_linsys_type petsc_cg_type = {"petsc-cg",  petsc_alloc_cg,       petsc_factor,
-                                              petsc_solve, petsc_replace_column, petsc_stats,
-                                              petsc_free};
+static const cpk_linsys_type petsc_type = {
+    "petsc",     petsc_alloc, petsc_factor, linsys_eta_backend_solve, linsys_eta_backend_replace_column,
+    linsys_eta_backend_stats, petsc_free};
+static const cpk_linsys_type petsc_cg_type = {
+    "petsc-cg",  petsc_alloc_cg, petsc_factor, linsys_eta_backend_solve,
+    linsys_eta_backend_replace_column, linsys_eta_backend_stats, petsc_free};
 const cpk_linsys_type *cpk_linsys_petsc = &petsc_type;
 const cpk_linsys_type *cpk_linsys_petsc_cg = &petsc_cg_type;
 #endif

@@ -13,17 +13,15 @@
 
 /* The factored matrix is A_k = A_0 E_1 ... E_k: A_0 = LU by UMFPACK, the E_m in `eta`. */
 typedef struct umf_state {
-  size_t n;
+  linsys_eta_backend base;   /* first: n, factored, the eta file, stats */
   void *symbolic, *numeric;   /* NULL until set */
   SuiteSparse_long *Ap, *Ai;  /* pattern of the last symbolic analysis (A_0's) */
   double *Ax;                 /* A_0's values, for UMFPACK's iterative refinement */
   size_t cap;                 /* room in Ai and Ax */
-  int have_pattern, factored;
+  int have_pattern;
   double control[UMFPACK_CONTROL], info[UMFPACK_INFO];
   SuiteSparse_long *Wi;       /* umfpack_dl_wsolve workspace: solves never allocate */
-  double *W, *rhs, *alpha;
-  linsys_eta eta;
-  cpk_linsys_stats st;
+  double *W, *rhs;
 } umf_state;
 
 static void umf_free(void *state)
@@ -38,23 +36,24 @@ static void umf_free(void *state)
   free(s->Wi);
   free(s->W);
   free(s->rhs);
-  free(s->alpha);
-  linsys_eta_free(&s->eta);
+  linsys_eta_backend_release(&s->base);
   free(s);
 }
 
 static int umf_alloc_arrays(umf_state *s)
 {
-  size_t n = s->n, n5, np1 = n + 1;
+  size_t n = s->base.n, n5, np1 = n + 1;
   if (np1 == 0 || cpk_size_mul(n, 5, &n5)) return CPK_EOVERFLOW;
   s->Ap = cpk_alloc_array(np1, sizeof *s->Ap);
   s->Wi = cpk_alloc_array(n, sizeof *s->Wi);
   s->W = cpk_alloc_array(n5, sizeof *s->W);
   s->rhs = cpk_alloc_array(n, sizeof *s->rhs);
-  s->alpha = cpk_alloc_array(n, sizeof *s->alpha);
-  if (!s->Ap || !s->Wi || !s->W || !s->rhs || !s->alpha) return CPK_ENOMEM;
-  return linsys_eta_alloc(&s->eta, n);
+  s->base.alpha = cpk_alloc_array(n, sizeof *s->base.alpha);
+  if (!s->Ap || !s->Wi || !s->W || !s->rhs || !s->base.alpha) return CPK_ENOMEM;
+  return linsys_eta_alloc(&s->base.eta, n);
 }
+
+static int umf_solve_a0(void *state, double *x, int transpose);
 
 static int umf_alloc(void **state, size_t n)
 {
@@ -62,7 +61,8 @@ static int umf_alloc(void **state, size_t n)
   if ((unsigned long long)n > (unsigned long long)INT64_MAX) return CPK_EOVERFLOW;
   umf_state *s = calloc(1, sizeof *s);
   if (!s) return CPK_ENOMEM;
-  s->n = n;
+  s->base.n = n;
+  s->base.solve_a0 = umf_solve_a0;
   umfpack_dl_defaults(s->control);
   int rc = umf_alloc_arrays(s);
   if (rc) {
@@ -87,7 +87,7 @@ static int umf_status(SuiteSparse_long status)
 static int umf_same_pattern(const umf_state *s, const cpk_csc *A)
 {
   if (!s->have_pattern) return 0;
-  for (size_t k = 0; k <= s->n; k++)
+  for (size_t k = 0; k <= s->base.n; k++)
     if (s->Ap[k] != A->p[k]) return 0;
   for (cpk_int k = 0; k < A->p[A->n]; k++)
     if (s->Ai[k] != A->i[k]) return 0;
@@ -115,12 +115,12 @@ static int umf_new_pattern(umf_state *s, const cpk_csc *A)
     s->Ax = ax;
     s->cap = nnz;
   }
-  for (size_t k = 0; k <= s->n; k++) s->Ap[k] = A->p[k];
+  for (size_t k = 0; k <= s->base.n; k++) s->Ap[k] = A->p[k];
   for (size_t k = 0; k < nnz; k++) s->Ai[k] = A->i[k];
-  SuiteSparse_long n = (SuiteSparse_long)s->n;
+  SuiteSparse_long n = (SuiteSparse_long)s->base.n;
   SuiteSparse_long status =
       umfpack_dl_symbolic(n, n, s->Ap, s->Ai, A->x, &s->symbolic, s->control, s->info);
-  s->st.symbolic++;
+  s->base.st.symbolic++;
   if (status != UMFPACK_OK) return umf_status(status);
   s->have_pattern = 1;
   return CPK_OK;
@@ -139,7 +139,7 @@ static int umf_numeric(umf_state *s, const cpk_csc *A)
   if (rc == CPK_OK) {
     SuiteSparse_long lnz, unz, nr, nc, nzud;
     if (umfpack_dl_get_lunz(&lnz, &unz, &nr, &nc, &nzud, s->numeric) == UMFPACK_OK)
-      s->st.nnz_factors = (double)lnz + (double)unz;
+      s->base.st.nnz_factors = (double)lnz + (double)unz;
   }
   return rc;
 }
@@ -148,64 +148,33 @@ static int umf_numeric(umf_state *s, const cpk_csc *A)
 static int umf_factor(void *state, const cpk_csc *A)
 {
   umf_state *s = state;
-  if (!A || A->m != A->n || (size_t)A->n != s->n) return CPK_EINVAL;
-  if (cpk_csc_check(A)) return CPK_EBADMAT;
-  double t0 = cpk_wtime();
-  s->factored = 0;
-  linsys_eta_reset(&s->eta);
-  s->st.updates_since_factor = 0;
-  s->st.nnz_updates = 0.0;
-  s->st.factorizations++;
-  int rc = CPK_OK;
-  if (s->n > 0) { /* UMFPACK rejects n = 0; the empty matrix needs no factors */
+  int rc = linsys_eta_backend_begin_factor(&s->base, A);
+  if (rc) return rc;
+  if (s->base.n > 0) { /* UMFPACK rejects n = 0; the empty matrix needs no factors */
     if (!umf_same_pattern(s, A)) rc = umf_new_pattern(s, A);
     if (rc == CPK_OK) rc = umf_numeric(s, A);
   } else {
-    s->st.nnz_factors = 0.0;
+    s->base.st.nnz_factors = 0.0;
   }
-  s->factored = (rc == CPK_OK);
-  s->st.factor_time_s += cpk_wtime() - t0;
-  return rc;
+  return linsys_eta_backend_end_factor(&s->base, rc);
 }
 
-static int umf_solve_inplace(umf_state *s, double *x, int transpose)
+/* x <- A_0^{-1} x or A_0^{-T} x by UMFPACK (with its iterative refinement against A_0). */
+static int umf_solve_a0(void *state, double *x, int transpose)
 {
-  if (s->n == 0) return CPK_OK;
-  if (transpose) linsys_eta_apply_transposed(&s->eta, x);
-  memcpy(s->rhs, x, s->n * sizeof *x);
+  umf_state *s = state;
+  memcpy(s->rhs, x, s->base.n * sizeof *x);
   SuiteSparse_long status =
       umfpack_dl_wsolve(transpose ? UMFPACK_At : UMFPACK_A, s->Ap, s->Ai, s->Ax, x, s->rhs,
                         s->numeric, s->control, s->info, s->Wi, s->W);
-  if (status != UMFPACK_OK) return umf_status(status);
-  if (!transpose) linsys_eta_apply(&s->eta, x);
-  return CPK_OK;
+  return status == UMFPACK_OK ? CPK_OK : umf_status(status);
 }
 
-static int umf_solve(void *state, double *x, int transpose)
-{
-  umf_state *s = state;
-  if (!s->factored || (s->n > 0 && !x)) return CPK_EINVAL;
-  s->st.solves++;
-  return umf_solve_inplace(s, x, transpose);
-}
-
-/* A plain solve with the current matrix, for linsys_eta_replace. */
-static int umf_solve_plain(void *state, double *x) { return umf_solve_inplace(state, x, 0); }
-
-/* Only the eta file changes: a singular replacement leaves the factors as they were. */
-static int umf_replace_column(void *state, size_t j, const double *col, const double *Ainv_col)
-{
-  umf_state *s = state;
-  if (!s->factored || j >= s->n || !col) return CPK_EINVAL;
-  return linsys_eta_replace(&s->eta, j, col, Ainv_col, s->alpha, umf_solve_plain, s, &s->st);
-}
-
-static void umf_stats(const void *state, cpk_linsys_stats *st)
-{
-  const umf_state *s = state;
-  *st = s->st;
-}
-
-static const cpk_linsys_type umf_type = {"umfpack", umf_alloc,          umf_factor, umf_solve,
-                                         umf_replace_column, umf_stats, umf_free};
+static const cpk_linsys_type umf_type = {"umfpack",
+                                         umf_alloc,
+                                         umf_factor,
+                                         linsys_eta_backend_solve,
+                                         linsys_eta_backend_replace_column,
+                                         linsys_eta_backend_stats,
+                                         umf_free};
 const cpk_linsys_type *cpk_linsys_umfpack = &umf_type;
