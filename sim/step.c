@@ -304,7 +304,8 @@ static int physics_finish(cpk_world *w, const step_contacts *sc, const cpk_probl
   cpk_compile_options co = step_options(w, sc->form_solver);
   cpk_problem *q = NULL;
   cpk_varmap *m = NULL;
-  if (p->kind != CPK_KIND_NONLINEAR_MCP || co.exact_scales) return CPK_ENOCONV;
+  if (!w->settings.physics_finish || p->kind != CPK_KIND_NONLINEAR_MCP || co.exact_scales)
+    return CPK_ENOCONV;
   co.exact_scales = 1;
   int rc = sim_assemble(w, sc->pose, sc->g, sc->ng, sc->psi, &sys, err);
   if (!rc) rc = cpk_compile(sys, w->settings.model, &co, &q, &m, err);
@@ -327,7 +328,9 @@ static int finish_stopped(cpk_world *w, const step_contacts *sc, const cpk_probl
   cpk_physics_check ck;
   cpk_error e;
   double c = fmax(1e-3, 100 * w->settings.solve.tol);
-  if (p->kind != CPK_KIND_NONLINEAR_MCP || cpk_varmap_check(map, res->z, c, &ck, &e) ||
+  int finite = 1;
+  for (size_t i = 0; i < p->n; i++) finite &= isfinite(res->z[i]) != 0;
+  if (!finite || p->kind != CPK_KIND_NONLINEAR_MCP || cpk_varmap_check(map, res->z, c, &ck, &e) ||
       physics_finish(w, sc, p, solver, res->z, o, &ck, &e))
     return CPK_ENOCONV;
   o->status = res->status = CPK_STATUS_SOLVED;
