@@ -27,6 +27,33 @@ static cpk_world *world(const char *solver, cpk_scene **sc, cpk_error *err)
   return cpk_scene_world(*sc, &w, err) ? NULL : w;
 }
 
+/* The reduced form builds A = J^T M^-1 J and b exactly, so its scales are the exact
+ * ones: the contact rows' scales (p_n, p_t, p_o, p_r: V / w; sigma: V) of the mixed form
+ * with exact_scales must be the same numbers. */
+static void same_scales_as_reduced(const cpk_contact_system *sys, const cpk_problem *pm,
+                                   const cpk_varmap *mixed)
+{
+  static const cpk_var_role roles[5] = {CPK_ROLE_P_N, CPK_ROLE_P_T, CPK_ROLE_P_O, CPK_ROLE_P_R,
+                                        CPK_ROLE_SIGMA};
+  cpk_compile_options co;
+  cpk_problem *p = NULL;
+  cpk_varmap *m = NULL;
+  cpk_error err;
+  cpk_compile_options_default(&co);
+  co.form = CPK_FORM_REDUCED;
+  int ok = !cpk_compile(sys, "elliptic-torsional", &co, &p, &m, &err) && p->row_scale;
+  double worst = 0.0;
+  for (int r = 0; ok && r < 5; r++) {
+    size_t i = cpk_varmap_find(m, roles[r], 0, 0), j = cpk_varmap_find(mixed, roles[r], 0, 0);
+    ok = i < p->n && j < pm->n;
+    if (ok) worst = fmax(worst, fabs(p->row_scale[i] - pm->row_scale[j]) / p->row_scale[i]);
+  }
+  t_ok(ok && worst <= 1e-9, "exact scales of the mixed form = the reduced form's (worst %.2g relative)",
+       worst);
+  cpk_problem_free(p);
+  cpk_varmap_free(m);
+}
+
 /* At the step where the answers failed the physical check, compiled with exact scales:
  * the sigma row's scale (the contact's V, a velocity) against the free contact velocity
  * of the step, measured at the recommended start (zero impulses), |(b_n, b_t, b_o,
@@ -62,6 +89,7 @@ static void scale_at_landing(void)
     t_ok(ok && fabs(p->row_scale[ks] - b) <= 1e-9 * b,
          "exact scales: V of the contact is its free velocity: %g, |b_c| = %g",
          ok ? p->row_scale[ks] : 0.0, b);
+    same_scales_as_reduced(sys, p, m);
     cpk_settings s;
     cpk_physics_check ck;
     cpk_settings_default(&s);
