@@ -29,6 +29,8 @@ typedef struct cvm_blockop {
 /* The factorization of a body-form M (mass_factor.c): nb > 0 dense LU blocks (rows
  * start[b] .. start[b + 1] - 1, factors at L + off[b], row permutation at perm +
  * start[b]) when M is block diagonal with small blocks, else ls (a sparse LU). */
+/* Largest diagonal block of M factored densely; larger coupled groups go to UMFPACK. */
+#define CVM_MASS_BLOCK_MAX 64
 typedef struct cvm_mass {
   size_t n, nb;
   size_t *start, *off, *block; /* block[r]: the block of row r */
@@ -207,7 +209,7 @@ void cvm_friction_rows(cvm_rowctx *x, double gap, size_t kgap, double dgap);
 /* 1 when the rows are the scaled ones (nonlinear problems; affine ones keep the seeds' rows). */
 int cvm_rows_scaled(const cvm_rowctx *x);
 /* Per-contact scale_w and scale_v of every contact (after the contact operator is built). */
-void cvm_contact_scales(struct cpk_varmap *C);
+int cvm_contact_scales(struct cpk_varmap *C); /* CPK_ENOMEM only */
 /* The size of each row of the scaled nonlinear rows (n values, the problem's row_scale). */
 void cvm_row_scales(const struct cpk_varmap *C, double *scale);
 /* Normal row of unknown k: U_n + (psi + extra) / h, or U_n at h = 0. */

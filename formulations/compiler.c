@@ -607,7 +607,7 @@ int cvm_compile_layout(cpk_varmap *C, const cpk_contact_system *s, cpk_error *er
     if (rc) return rc;
     C->has_B = 1;
   }
-  cvm_contact_scales(C);
+  if (cvm_contact_scales(C)) return cpk_error_set(err, CPK_ENOMEM, "out of memory");
   return CPK_OK;
 }
 

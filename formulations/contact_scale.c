@@ -1,5 +1,8 @@
 /* contact_scale.c: per-contact scale factors of the nonlinear friction rows (a compliance and a reference velocity), computed once at compile time from the system. */
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cpkit/util.h>
 #include "compiled.h"
 
 /*
@@ -15,7 +18,18 @@
  * Both only multiply rows by positive constants: the solution set is that of
  * the seeds' rows. In the mixed form A and b are not built; the diagonal of M
  * stands in for M^-1 (exact for the diagonal mass matrices of rigid bodies in
- * principal axes, a scale of the right size otherwise).
+ * principal axes). For a rigid body's world inertia it is not a scale of the
+ * right size: for seed 003's thin ellipsoid (I_x = 1e-5, I_y = I_z = 0.0125,
+ * tilted) it made V 71 times the free contact velocity at t = 0.1771 (1.32 for
+ * 0.0186), so the slip rows mu P_n s / V of a pressed, sticking contact let a
+ * slip of 2.5e-5 pass the tolerance 1e-7 and the answer failed the physical
+ * check (issue 14). The option exact_scales takes b from one solve with M's
+ * factorization (the free motion) and the diagonal of A from the blocks of M
+ * each contact touches (rigid bodies; diag(M) stays for a sparse LU, where nc
+ * solves would cost too much). It is not the default: with exact scales ipm
+ * stalls on the same scene with point-coulomb at t = 0.3223 (it needs V at
+ * least twice the free velocity there); the stepper uses them to finish an
+ * answer that fails the physical check (sim/step.c).
  */
 
 /* Diagonal entries (n, t, o, r) of A_cc and the free velocity b_c, reduced form. */
@@ -56,16 +70,74 @@ static void mixed_diag(const cpk_varmap *C, size_t c, double d[4], double b[4])
   }
 }
 
-void cvm_contact_scales(cpk_varmap *C)
+/* d[a] = J_ca^T M^-1 J_ca through the diagonal blocks of M that contact c touches
+ * (rigid bodies: each body's block); x (nv, zero on entry and on return) is the
+ * workspace. 0 when M has no blocks (a sparse LU: nc solves would cost too much). */
+static int mixed_block_diag(const cpk_varmap *C, size_t c, double *x, double d[4])
 {
-  double wmax = 0.0, vmax = 0.0;
+  const cvm_mass *F = C->mass;
+  if (!F || F->ls) return 0;
+  for (int a = 0; a < 4; a++) {
+    d[a] = 0.0;
+    for (size_t k = C->wptr[c]; k < C->wptr[c + 1]; k++) x[C->wrow[k]] = C->wval[4 * k + a];
+    for (size_t k = C->wptr[c]; k < C->wptr[c + 1]; k++) {
+      size_t blk = F->block[C->wrow[k]], r0 = F->start[blk], len = F->start[blk + 1] - r0;
+      int seen = 0;
+      for (size_t j = C->wptr[c]; j < k && !seen; j++) seen = F->block[C->wrow[j]] == blk;
+      if (seen) continue; /* this block's rows were done with an earlier entry */
+      double y[CVM_MASS_BLOCK_MAX];
+      memcpy(y, x + r0, len * sizeof *y);
+      cvm_mass_solve_block(F, blk, x);
+      for (size_t r = 0; r < len; r++) d[a] += y[r] * x[r0 + r];
+      memset(x + r0, 0, len * sizeof *x);
+    }
+  }
+  return 1;
+}
+
+/* Mixed form: diag(M) in place of M; with the option exact_scales, b_c (all contacts)
+ * from the free motion v* = M^-1 rhs, and the diagonal of A_cc exact when M is block
+ * diagonal. CPK_ENOMEM only. */
+static int mixed_scales(const cpk_varmap *C, double *d, double *b)
+{
+  double *x = cpk_calloc_array(C->nv + 1, 2 * sizeof *x), *v = x + C->nv;
+  if (!x) return CPK_ENOMEM;
+  int exact = C->options.exact_scales, exact_b = 0;
+  memcpy(v, C->rhs, C->nv * sizeof *v);
+  if (exact) exact_b = C->mass && cvm_mass_apply(C->mass, v) == CPK_OK;
+  for (size_t c = 0; c < C->nc; c++) {
+    double dd[4], bd[4];
+    mixed_diag(C, c, dd, bd);
+    if (!exact || !mixed_block_diag(C, c, x, d + 4 * c)) memcpy(d + 4 * c, dd, sizeof dd);
+    for (int a = 0; a < 4; a++) {
+      double sum = C->drift[4 * c + a];
+      for (size_t k = C->wptr[c]; k < C->wptr[c + 1]; k++) sum += C->wval[4 * k + a] * v[C->wrow[k]];
+      b[4 * c + a] = exact_b ? sum : bd[a];
+    }
+  }
+  free(x);
+  return CPK_OK;
+}
+
+int cvm_contact_scales(cpk_varmap *C)
+{
+  double wmax = 0.0, vmax = 0.0, *db = NULL;
+  if (C->mixed) {
+    db = cpk_alloc_array(C->nc + 1, 8 * sizeof *db);
+    if (!db || mixed_scales(C, db, db + 4 * C->nc)) {
+      free(db);
+      return CPK_ENOMEM;
+    }
+  }
   for (size_t c = 0; c < C->nc; c++) {
     cvm_contact *cc = &C->cc[c];
     double d[4], b[4];
-    if (C->mixed)
-      mixed_diag(C, c, d, b);
-    else
+    if (C->mixed) {
+      memcpy(d, db + 4 * c, sizeof d);
+      memcpy(b, db + 4 * (C->nc + c), sizeof b);
+    } else {
       reduced_diag(C, c, d, b);
+    }
     /* the twist enters as the rows see it: y_r = p_r / e_r, s_r = e_r U_r */
     double er2 = cc->torsion ? cc->e2[2] : 0.0;
     cc->scale_w = (d[0] + d[1] + d[2] + er2 * d[3]) / (cc->torsion ? 4.0 : 3.0);
@@ -73,6 +145,7 @@ void cvm_contact_scales(cpk_varmap *C)
     wmax = fmax(wmax, cc->scale_w);
     vmax = fmax(vmax, cc->scale_v);
   }
+  free(db);
   /* A contact at rest in the free motion (b_c = 0) takes the speed of the
    * system; only a system with no motion at all (its answer is P = 0) falls
    * back to 1, the one place where units could show. */
@@ -83,6 +156,7 @@ void cvm_contact_scales(cpk_varmap *C)
     if (!(cc->scale_w > 1e-6 * wmax) || !isfinite(cc->scale_w)) cc->scale_w = wmax;
     if (!(cc->scale_v > 1e-3 * vmax) || !isfinite(cc->scale_v)) cc->scale_v = 1e-3 * vmax;
   }
+  return CPK_OK;
 }
 
 /*

@@ -18,15 +18,13 @@ void dgetrf_(const int *m, const int *n, double *a, const int *lda, int *ipiv, i
 void dgetrs_(const char *trans, const int *n, const int *nrhs, const double *a, const int *lda,
              const int *ipiv, double *b, const int *ldb, int *info, size_t trans_len);
 
-/* Largest diagonal block factored densely; larger coupled groups go to UMFPACK. */
-#define MASS_BLOCK_MAX 64
 /* Largest block also kept as its inverse: a rigid body's blocks (1, 1, 1 and 3) are
  * solved many times a step (four wrench columns per contact), and LAPACK's call
  * costs far more than a 3 x 3 product there. */
 #define MASS_INVERSE_MAX 8
 
 /* Contiguous diagonal blocks of M: start[b] .. start[b + 1] - 1. 0 when an entry
- * couples two such ranges, or a block is larger than MASS_BLOCK_MAX. */
+ * couples two such ranges, or a block is larger than CVM_MASS_BLOCK_MAX. */
 static int find_blocks(const cpk_csc *M, cvm_mass *F)
 {
   size_t n = (size_t)M->n, first = 0, hi = 0;
@@ -38,7 +36,7 @@ static int find_blocks(const cpk_csc *M, cvm_mass *F)
       if (i < first) return 0;
       if (i > hi) hi = i;
     }
-    if (hi - first + 1 > MASS_BLOCK_MAX) return 0;
+    if (hi - first + 1 > CVM_MASS_BLOCK_MAX) return 0;
     if (hi == j) {
       F->start[F->nb++] = first;
       first = j + 1;

@@ -12,7 +12,7 @@ static const char *const top_keys[] = {
     "cpkit_scene", "name",     "description", "step",     "duration", "model",
     "solver",      "directions", "latitude",  "gravity",  "margin",   "implicit",
     "tolerance",   "bodies",   "materials",   "ignore",   "checks",   "offset",
-    "max_iter",    "warm_start", "fallback", "physics_continue", NULL};
+    "max_iter",    "warm_start", "fallback", "physics_continue", "physics_finish", NULL};
 
 /* A string member copied (malloc'd); *out stays NULL when absent. */
 static int get_copy(cpk_jr *r, json_t *obj, const char *key, char **out)
@@ -107,6 +107,12 @@ static int settings(cpk_jr *r, json_t *root, cpk_scene *s)
     return cpk_jr_fail(r, "expected true or false");
   }
   if (pc) S->physics_continue = json_is_true(pc);
+  json_t *pf = json_object_get(root, "physics_finish");
+  if (!rc && pf && !json_is_boolean(pf)) {
+    cpk_jr_push_key(r, "physics_finish");
+    return cpk_jr_fail(r, "expected true or false");
+  }
+  if (pf) S->physics_finish = json_is_true(pf);
   if (rc) return rc;
   S->implicit_iterations = (int)implicit;
   S->solve.max_iter = max_iter;

@@ -36,6 +36,7 @@ void cpk_sim_settings_default(cpk_sim_settings *s)
   s->warm_start = 1;
   s->implicit_tol = 1e-10;
   s->reuse = 1;
+  s->physics_finish = 1;
 }
 
 static int check_settings(const cpk_sim_settings *s, cpk_error *err)

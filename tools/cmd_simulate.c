@@ -34,6 +34,8 @@ const cli_command cli_cmd_simulate = {
     "  --physics-continue  take a step whose answer fails the physical check (also\n"
     "                      after the fallback) and count it; by default the run\n"
     "                      stops there with exit status 1\n"
+    "  --no-physics-finish do not finish such answers (or solves that stop short)\n"
+    "                      on the exactly scaled problem before that\n"
     "Outputs:\n"
     "  -o, --output FILE   trajectory CSV, one row per step\n"
     "  --contacts FILE     per-contact CSV, one row per contact per step\n"
@@ -52,7 +54,7 @@ const cli_command cli_cmd_simulate = {
     run};
 
 enum { OPT_SOLVER = CLI_OPT_LONG_BASE, OPT_FALLBACK, OPT_STEP, OPT_DURATION, OPT_IMPLICIT, OPT_CONTACTS,
-       OPT_PLOT, OPT_JSON, OPT_STRICT, OPT_PHYSICS_CONTINUE };
+       OPT_PLOT, OPT_JSON, OPT_STRICT, OPT_PHYSICS_CONTINUE, OPT_NO_PHYSICS_FINISH };
 
 static const struct option sim_longopts[] = {
     {"model", required_argument, NULL, CLI_OPT_MODEL},
@@ -68,6 +70,7 @@ static const struct option sim_longopts[] = {
     {"json", no_argument, NULL, OPT_JSON},
     {"strict", no_argument, NULL, OPT_STRICT},
     {"physics-continue", no_argument, NULL, OPT_PHYSICS_CONTINUE},
+    {"no-physics-finish", no_argument, NULL, OPT_NO_PHYSICS_FINISH},
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
@@ -109,6 +112,7 @@ static int apply_option(int c, const char *arg, sim_options *o)
   case OPT_JSON: o->json = 1; return CLI_CONTINUE;
   case OPT_STRICT: o->strict = 1; return CLI_CONTINUE;
   case OPT_PHYSICS_CONTINUE: o->physics_continue = 1; return CLI_CONTINUE;
+  case OPT_NO_PHYSICS_FINISH: o->no_physics_finish = 1; return CLI_CONTINUE;
   case 'q': o->quiet = 1; return CLI_CONTINUE;
   case 'h': return cli_print_usage(cmd);
   default: return CLI_EXIT_USAGE; /* cli_getopt has said why */

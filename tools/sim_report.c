@@ -27,6 +27,7 @@ void sim_apply_overrides(cpk_scene *scene, const sim_options *o)
   if (o->duration > 0) cpk_scene_set_duration(scene, o->duration);
   if (o->implicit >= 0) S->implicit_iterations = (int)o->implicit;
   if (o->physics_continue) S->physics_continue = 1;
+  if (o->no_physics_finish) S->physics_finish = 0;
 }
 
 /* State of a run for the per-step callback. */

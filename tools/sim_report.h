@@ -9,7 +9,7 @@ enum { CLI_EXIT_CHECKS = 3 }; /* --strict: a check failed */
 typedef struct sim_options {
   const char *scene_path, *model, *solver, *fallback, *csv_path, *contacts_path, *plot_path;
   cpk_compile_options directions;
-  int directions_set, json, strict, quiet, physics_continue;
+  int directions_set, json, strict, quiet, physics_continue, no_physics_finish;
   double step, duration; /* 0 = the scene's */
   long implicit;         /* -1 = the scene's */
 } sim_options;

@@ -263,6 +263,15 @@ typedef struct cpk_compile_options {
   } directions;        /**< the friction directions of the polyhedral models */
   double rolling_tol; /**< h = 0: a contact whose current slip speed is <= this is rolling (1e-9) */
   int dense;          /**< affine problems: store M dense instead of CSC */
+  /**
+   * Nonlinear models, mixed form: 1 = the per-contact scales of the rows (the free
+   * contact velocity V and the compliance w, doc/formulations.md "Scaled rows") from
+   * M's factorization (exact for rigid bodies); 0 (default) = with diag(M) in place of
+   * M, exact only when each body's inertia is diagonal in the world frame. Either
+   * keeps the solution set; the exact scales make the tolerance mean what the physical
+   * check measures (the time-stepper finishes answers that fail the check with them).
+   */
+  int exact_scales;
 } cpk_compile_options;
 
 /** Defaults: form AUTO, 8 plane directions, rolling_tol 1e-9, sparse. */

@@ -134,6 +134,13 @@ typedef struct cpk_sim_settings {
                                     and features), update the last step's compiled problem in
                                     place (cpk_compile_update) and keep the solver bound to it;
                                     0: compile and bind anew every step (same results) */
+  int physics_finish;          /**< 1 (default): a nonlinear MCP's answer that fails the
+                                    physical check, or a solve that stops short of the
+                                    tolerance, is first finished by the same solver from it
+                                    on the contacts compiled with exact scales
+                                    (cpk_compile_options.exact_scales), the tolerance tightened
+                                    by the check's violation in a second round, and kept when
+                                    it is solved and passes the check (doc/simulate.md); 0: never */
 } cpk_sim_settings;
 
 /** Defaults as documented on each field. */
