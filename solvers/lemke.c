@@ -744,7 +744,7 @@ static void fill_stats(const lemke_state *S, cpk_result *r)
   cpk_result_set_stat(r, "linsys_solves", (double)ls.solves);
   cpk_result_set_stat(r, "factor_time_s", ls.factor_time_s);
   cpk_result_set_stat(r, "nnz_factors", ls.nnz_factors);
-  cpk_result_set_stat(r, "sparse_linsys", S->basis.ls && strcmp(cpk_linsys_name(S->basis.ls), "umfpack") == 0);
+  cpk_result_set_stat(r, "sparse_linsys", S->basis.ls && ls.sparse); /* the backend says, whatever its name */
   r->has_basis = 1;
   for (size_t i = 0; i < S->n; i++) r->basis[i] = S->zstate[i];
 }
