@@ -332,6 +332,7 @@ int main(void)
   run_cone(cpk_solver_nsgs, &few_sweeps, "polished");
   run_findex_lemke();
   run_enum();
+  run_cone(cpk_solver_fcipm, NULL, NULL);
   return t_done();
 }
 #else
