@@ -1088,6 +1088,7 @@ static int murty_fallback(lemke_state *S, const cpk_problem *p, const cpk_settin
   cpk_result_set_stat(r, "murty_moves", (double)run.moves);
   if (!rc && run.stop) { /* the limits or the callback: the path's answer stands, with their status */
     r->status = (cpk_status)run.stop;
+    r->has_ray = 0; /* the ray is reported with ray_termination only */
     S->monitor_stop = 1;
     snprintf(r->message, sizeof r->message,
              "Lemke's path broke down; Murty's principal pivoting stopped after %ld moves", run.moves);
