@@ -132,10 +132,13 @@ int cpk_result_add_solution(cpk_result *r, const double *z)
   size_t count = r->nsolutions + 1, cells, bytes;
   if (cpk_size_mul(count, r->n ? r->n : 1, &cells) || cpk_size_mul(cells, sizeof(double), &bytes))
     return CPK_EOVERFLOW;
-  double *grown = realloc(r->solutions, bytes);
-  if (!grown) return CPK_ENOMEM;
-  r->solutions = grown;
-  memcpy(grown + r->nsolutions * r->n, z, r->n * sizeof *z);
+  if (cells > r->solutions_capacity) { /* else the list of an earlier solve has room: no allocation */
+    double *grown = realloc(r->solutions, bytes);
+    if (!grown) return CPK_ENOMEM;
+    r->solutions = grown;
+    r->solutions_capacity = cells;
+  }
+  memcpy(r->solutions + r->nsolutions * r->n, z, r->n * sizeof *z);
   r->nsolutions = count;
   return CPK_OK;
 }

@@ -122,6 +122,7 @@ static int petsc_alloc_spd(void **state, size_t n, int spd)
   if (!s) return petsc_agree_rc(PETSC_COMM_WORLD, CPK_ENOMEM); /* the other ranks wait for it */
   s->base.n = n;
   s->base.solve_a0 = petsc_ksp_solve;
+  s->base.st.sparse = 1;
   s->spd = spd;
   s->comm = PETSC_COMM_WORLD;
   if (MPI_Comm_rank(s->comm, &s->rank) != MPI_SUCCESS ||

@@ -63,6 +63,7 @@ static int umf_alloc(void **state, size_t n)
   if (!s) return CPK_ENOMEM;
   s->base.n = n;
   s->base.solve_a0 = umf_solve_a0;
+  s->base.st.sparse = 1;
   umfpack_dl_defaults(s->control);
   int rc = umf_alloc_arrays(s);
   if (rc) {

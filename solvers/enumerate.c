@@ -8,6 +8,7 @@
 #include <cpkit/solver.h>
 #include <cpkit/util.h>
 #include "enumerate_lp.h"
+#include "resolve.h"
 
 #define ENUM_MAX_SETS ((size_t)1 << 24)
 #define ENUM_CHECK_EVERY 4096
@@ -32,6 +33,7 @@ typedef struct enum_ws {
   int *best_basis;
   size_t *basic, *perm;
   double *A, *rhs, *x, *tau, *norm, *res, *z, *w, *wtmp, *scale;
+  resolve_seen seen;    /* the problem's counters behind M, nopt and opts */
 } enum_ws;
 
 typedef struct enum_counts {
@@ -106,6 +108,17 @@ static int enum_arrays(enum_ws *ws)
   return ok ? CPK_OK : CPK_ENOMEM;
 }
 
+/* M's values and the variables' states, again after an update (a re-solve allocates nothing). */
+static void load(enum_ws *ws, const cpk_problem *p)
+{
+  for (size_t j = 0; j < p->n; j++) {
+    cpk_matrix_column(p->M, j, ws->x);
+    for (size_t i = 0; i < p->n; i++) ws->M[i * p->n + j] = ws->x[i];
+    ws->nopt[j] = var_options(p, j, &ws->opts[3 * j]);
+  }
+  resolve_seen_set(&ws->seen, p);
+}
+
 static int enum_alloc(void **state, const cpk_problem *p, const cpk_settings *s, cpk_error *err)
 {
   /* max_n = 0 (a zeroed sub-struct) means the documented default, not "refuse everything". */
@@ -131,11 +144,7 @@ static int enum_alloc(void **state, const cpk_problem *p, const cpk_settings *s,
     enum_free(ws);
     return cpk_error_set(err, rc, "enum: cannot allocate the workspace for n = %zu", p->n);
   }
-  for (size_t j = 0; j < p->n; j++) {
-    cpk_matrix_column(p->M, j, ws->x);
-    for (size_t i = 0; i < p->n; i++) ws->M[i * p->n + j] = ws->x[i];
-    ws->nopt[j] = var_options(p, j, &ws->opts[3 * j]);
-  }
+  load(ws, p);
   *state = ws;
   return CPK_OK;
 }
@@ -388,6 +397,10 @@ static int enum_solve(void *state, const cpk_problem *p, const cpk_settings *s, 
   long max_iter = cpk_monitor_max_iter(mon);
   int stop = 0, rc = CPK_OK;
   (void)s;
+  if (resolve_changed(&ws->seen, p) & (RESOLVE_VALUES | RESOLVE_BOUNDS)) {
+    if (!(ws->nsets = count_sets(p))) return CPK_ETOOBIG; /* new bounds: more sets than alloc allows */
+    load(ws, p);
+  }
   memset(ws->digit, 0, ws->n);
   for (size_t i = 0; i < ws->n; i++) r->z[i] = fmin(fmax(0.0, p->lower[i]), p->upper[i]);
   while (cnt.sets < ws->nsets) {

@@ -140,8 +140,8 @@ static int cramer4_solve(const double *A, const double *b, double *x)
   return 0;
 }
 
-/* Solve A x = b (d x d, row-major, d = 2 .. 4). Returns 1 without touching x when A is numerically singular. */
-static int small_solve(size_t d, const double *A, const double *b, double *x)
+/* The 2 x 2 and 3 x 3 solve by Cramer's rule, the 4 x 4 by its adjugate (fc_local.h). */
+int fc_local_small_solve(size_t d, const double *A, const double *b, double *x)
 {
   return d <= 3 ? cramer_solve(d, A, b, x) : cramer4_solve(A, b, x);
 }
@@ -214,7 +214,7 @@ static int ac_newton(const local_problem *L, double *r, long max_iter)
   for (long it = 0; it < max_iter && isfinite(psi); it++) {
     if (converged(L, r)) return 1;
     for (size_t k = 0; k < d; k++) rhs[k] = -phi[k];
-    if (small_solve(d, J, rhs, step)) memcpy(step, rhs, d * sizeof *step);
+    if (fc_local_small_solve(d, J, rhs, step)) memcpy(step, rhs, d * sizeof *step);
     double alpha = 1.0, psit;
     int backtracks = 0;
     for (;;) { /* the trial's Jacobian comes along: most first trials are accepted */
@@ -412,7 +412,7 @@ fc_local_status fc_local_solve(size_t dim, double mu, const double *W, const dou
   }
   memcpy(A, W, dim * dim * sizeof *A);
   for (size_t k = 0; k < dim; k++) minus_q[k] = -q[k];
-  int have_stick = !small_solve(dim, A, minus_q, stick);
+  int have_stick = !fc_local_small_solve(dim, A, minus_q, stick);
   if (have_stick && converged(&L, stick)) { /* sticking: u = 0 inside the cone */
     memcpy(r, stick, dim * sizeof *r);
     *residual = natural_map(&L, r);

@@ -30,4 +30,13 @@ typedef enum fc_local_status {
  */
 fc_local_status fc_local_solve(size_t dim, double mu, const double *W, const double *q, double *r,
                                double tol, long max_iter, double *residual);
+
+/*
+ * Solve A x = b (d x d, row-major, d = 2 .. 4) by the adjugate over the determinant,
+ * without allocating. Returns 1 without touching x when A is numerically singular:
+ * for d = 2, 3 |det| at most 1e-12 times the product of the row norms (Hadamard's
+ * bound); for d = 4 1/cond_1(A) = |det| / (||A||_1 ||adj A||_1) at most 1e-12, so a
+ * block of cond ~1e4 (ones(4) + 1e-4 I) is solved. Here for the tests (t_fc_local).
+ */
+int fc_local_small_solve(size_t d, const double *A, const double *b, double *x);
 #endif

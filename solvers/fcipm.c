@@ -56,6 +56,8 @@ static void fcipm_free(void *vs)
                     S->w2inv, S->mval, S->g,     S->rt, S->ut};
   free(S->mrow);
   free(S->lsrc);
+  free(S->fmap);
+  cpk_csc_free(S->wfix);
   for (size_t v = 0; v < sizeof full / sizeof full[0]; v++) free(full[v]);
   free(S->cstart);
   free(S->csize);
@@ -150,7 +152,41 @@ static int fcipm_alloc(void **out, const cpk_problem *p, const cpk_settings *s, 
     fcipm_free(S);
     return cpk_error_set(err, rc, "fcipm: cannot set up the workspace for %zu contacts", p->nc);
   }
+  resolve_seen_set(&S->seen, p);
   *out = S;
+  return CPK_OK;
+}
+
+/* The contacts with mu = 0 (a cone of size 1) are the ones the workspace was laid out for. */
+static int same_layout(const fcipm_state *S, const cpk_problem *p)
+{
+  for (size_t c = 0; c < S->nc; c++)
+    if ((p->mu[c] > 0.0 ? S->dim : 1) != S->csize[c]) return 0;
+  return 1;
+}
+
+/*
+ * A re-solve after updates: q is read at every solve; new W values, or new mu
+ * with the same contacts at mu = 0, refresh M's values in place (no
+ * allocation; the symbolic analysis is kept); otherwise the workspace is built again.
+ */
+static int refresh(fcipm_state *S, const cpk_problem *p, const cpk_settings *s)
+{
+  if (!(resolve_changed(&S->seen, p) & (RESOLVE_VALUES | RESOLVE_MU))) return CPK_OK;
+  int rc = check_monotone_diagonal(p, NULL);
+  if (rc) return rc;
+  if (p->nc && same_layout(S, p)) {
+    layout(S, p);
+    fcipm_refresh_system(S, p);
+  } else {
+    void *fresh = NULL;
+    if ((rc = fcipm_alloc(&fresh, p, s, NULL))) return rc;
+    fcipm_state old = *S; /* swap, so the driver's pointer holds the new workspace */
+    *S = *(fcipm_state *)fresh;
+    *(fcipm_state *)fresh = old;
+    fcipm_free(fresh);
+  }
+  resolve_seen_set(&S->seen, p);
   return CPK_OK;
 }
 
@@ -397,6 +433,8 @@ static int fcipm_solve(void *vs, const cpk_problem *p, const cpk_settings *s, cp
                        cpk_result *r)
 {
   fcipm_state *S = vs;
+  int rc = refresh(S, p, s);
+  if (rc) return rc;
   r->status = CPK_STATUS_SOLVED;
   if (p->nc == 0) return CPK_OK;
   S->tol = cpk_problem_tolerance(p, s->tol);
@@ -411,7 +449,7 @@ static int fcipm_solve(void *vs, const cpk_problem *p, const cpk_settings *s, cp
     stats(S, r);
     return CPK_OK;
   }
-  int rc = iterate(S, p, s, mon, r);
+  rc = iterate(S, p, s, mon, r);
   if (!rc && r->status == CPK_STATUS_STALLED && !S->stopped && s->z0) {
     S->cold = 1; /* a warm start on the wrong side of a slip reversal can trap the fixed point on s */
     r->message[0] = '\0';

@@ -3,6 +3,7 @@
 #define CPK_SOLVERS_FCIPM_H
 #include <cpkit/linsys.h>
 #include <cpkit/solver.h>
+#include "resolve.h"
 
 /*
  * The friction-cone problem with the De Saxce term s_c = mu_c |u_T,c| frozen
@@ -36,6 +37,9 @@ typedef struct fcipm_state {
   size_t nm, nblk, nl;     /* triplets of M, of the blocks, of the linearized De Saxce term */
   cpk_int *mrow;           /* reduced row of each M triplet */
   size_t *lsrc;            /* linearized triplet l -> the M triplet it scales */
+  long *fmap;              /* full index -> reduced one, or -1 (contacts with mu = 0: tangential) */
+  cpk_csc *wfix;           /* a dense W on its full pattern, refreshed in place (NULL: W is sparse) */
+  resolve_seen seen;       /* the problem's counters behind the layout, rscale and mval */
   double *g;               /* full: u_T / |u_T| per contact (0 on normals and when |u_T| is tiny) */
   int linearize;           /* the linearized De Saxce term is in use (settings.fcipm.linearize, 0 in the fallback) */
   cpk_linsys *ls;
@@ -73,6 +77,8 @@ void fcipm_block_mv(size_t d, const double *A, const double *x, double *y);
 
 /* Pattern of K = pattern(M) + the cones' diagonal blocks (+ the linearized De Saxce rows); fills mpos/mval. */
 int fcipm_build_system(fcipm_state *S, const cpk_problem *p);
+/* mval again from W's values (same pattern) and rscale: a re-solve after W or mu changed. */
+void fcipm_refresh_system(fcipm_state *S, const cpk_problem *p);
 /* K = M + W^{-2} (blocks in S->w2inv), factored, with a diagonal shift when singular. */
 int fcipm_factor(fcipm_state *S);
 /*

@@ -22,8 +22,8 @@ static size_t m_triplets(fcipm_state *S, const cpk_csc *W, const long *fmap, cpk
       if (ti) {
         ti[k] = i;
         tj[k] = fmap[j];
-        S->mval[k] = S->rscale[i] * W->x[t] * S->rscale[fmap[j]];
       }
+      if (S->mval) S->mval[k] = S->rscale[i] * W->x[t] * S->rscale[fmap[j]];
       k++;
     }
   }
@@ -73,15 +73,14 @@ static int reduced_map(const fcipm_state *S, long **fmap)
 
 int fcipm_build_system(fcipm_state *S, const cpk_problem *p)
 {
-  cpk_csc *own = NULL;
+  /* a dense W keeps every entry in the pattern: an update may make any of them non-zero */
   const cpk_csc *W = p->M->format == CPK_MATRIX_CSC ? p->M->csc : NULL;
-  long *fmap = NULL;
   cpk_int *ti = NULL, *tj = NULL;
-  int rc = W ? CPK_OK : cpk_matrix_to_csc(p->M, &own);
-  if (!rc) rc = reduced_map(S, &fmap);
+  int rc = W ? CPK_OK : resolve_affine_jacobian(p, &S->wfix);
+  if (!rc) rc = reduced_map(S, &S->fmap);
   if (rc) goto done;
-  if (!W) W = own;
-  S->nm = m_triplets(S, W, fmap, NULL, NULL);
+  if (!W) W = S->wfix;
+  S->nm = m_triplets(S, W, S->fmap, NULL, NULL);
   S->nblk = 0;
   for (size_t c = 0; c < S->nc; c++) S->nblk += S->csize[c] * S->csize[c];
   size_t total = S->nm + S->nblk;
@@ -95,7 +94,7 @@ int fcipm_build_system(fcipm_state *S, const cpk_problem *p)
     rc = CPK_ENOMEM;
     goto done;
   }
-  m_triplets(S, W, fmap, ti, tj);
+  m_triplets(S, W, S->fmap, ti, tj);
   memcpy(S->mrow, ti, S->nm * sizeof *ti);
   block_triplets(S, ti + S->nm, tj + S->nm);
   total += S->linearize ? linear_triplets(S, p->cone_dim, ti, tj) : 0;
@@ -103,9 +102,13 @@ int fcipm_build_system(fcipm_state *S, const cpk_problem *p)
 done:
   free(ti);
   free(tj);
-  free(fmap);
-  cpk_csc_free(own);
   return rc;
+}
+
+void fcipm_refresh_system(fcipm_state *S, const cpk_problem *p)
+{
+  if (S->wfix) resolve_refresh_jacobian(S->wfix, p);
+  m_triplets(S, S->wfix ? S->wfix : p->M->csc, S->fmap, NULL, NULL);
 }
 
 /*

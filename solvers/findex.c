@@ -452,23 +452,41 @@ static long box_moves(const findex_state *F)
   return m < 32 ? m : 32;
 }
 
+/* The box method was stopped by the limits or the callback after `before` other iterations. */
+static void box_stopped(const findex_state *F, cpk_result *r, long before)
+{
+  r->status = (cpk_status)F->box.stop;
+  r->iterations = before + F->box.pivots;
+  snprintf(r->message, sizeof r->message,
+           "stopped after %ld moves of the principal pivoting in p's unknowns", F->box.pivots);
+}
+
 /*
  * lemke on a small dense problem tries principal pivoting in p's own n unknowns
  * first (lemke_box.c; no doubling of the friction rows), from the caller's basis, else the
  * last answer's on a re-solve; its answer counts only when its residual holds (checked
  * there); otherwise Lemke's path runs on the encoding. A covering vector asks for the path.
+ * *moves gets the moves made (work the result counts even when they did not answer).
  */
-static int box_first(findex_state *F, const cpk_problem *p, const cpk_settings *s, cpk_result *r,
-                     int *done)
+static int box_first(findex_state *F, const cpk_problem *p, const cpk_settings *s,
+                     cpk_monitor *mon, cpk_result *r, int *done, long *moves)
 {
   *done = 0;
+  *moves = 0;
   if (!F->use_box || s->lemke.covering) return CPK_OK;
   const int *state0 = s->basis0;
   if (!state0 && !s->z0 && s->resolve.warm && F->box.have_seen) state0 = F->box.seen;
   long limit = box_moves(F);
   if (s->max_iter > 0 && s->max_iter < limit) limit = s->max_iter;
-  int rc = lemke_box_solve(&F->box, p, state0, cpk_problem_tolerance(p, s->tol), limit, done);
+  int rc = lemke_box_solve(&F->box, p, state0, cpk_problem_tolerance(p, s->tol), limit, mon, done);
+  *moves = F->box.pivots;
   if (!rc && *done) box_result(F, p, r);
+  if (!rc && F->box.stop) { /* say where it stood */
+    box_stopped(F, r, 0);
+    memcpy(r->z, F->box.z, F->n * sizeof *r->z);
+    r->has_basis = 0;
+    *done = 1;
+  }
   return rc;
 }
 
@@ -496,26 +514,33 @@ static int encoded_solve(findex_state *F, const cpk_problem *p, const cpk_settin
  * a basis ("cycling detected"; Bullet's 6-box stack: 43 of 300 cold runs; the same 10
  * problems on M + 1e-6 max M_ii I: solved in 49-59 pivots, none cycling). So the path
  * runs on M + reg I, and the box method finishes against M from its final active set
- * (usually 0 moves); only when that fails does the path run on M itself.
+ * (usually 0 moves); only when that fails does the path run on M itself. The result's
+ * iterations are those of every stage that ran.
  */
 static int path_then_polish(findex_state *F, const cpk_problem *p, const cpk_settings *s,
                             cpk_monitor *mon, cpk_result *r)
 {
   set_reg(F, p, lemke_box_reg(p));
-  int rc = encoded_solve(F, p, s, mon, r), done = 0;
-  long path = r->iterations;
+  int rc = encoded_solve(F, p, s, mon, r), done = 0, stop = 0;
+  long path = r->iterations, polish = 0;
   if (!rc && (r->status == CPK_STATUS_TIME_LIMIT || r->status == CPK_STATUS_MAX_ITERATIONS))
     return rc; /* the caller's limits stop here */
-  if (!rc && r->has_basis)
-    rc = lemke_box_solve(&F->box, p, r->basis, cpk_problem_tolerance(p, s->tol),
-                         box_moves(F), &done);
-  if (!rc && done) {
+  if (!rc && r->has_basis) {
+    rc = lemke_box_solve(&F->box, p, r->basis, cpk_problem_tolerance(p, s->tol), box_moves(F),
+                         mon, &done);
+    polish = F->box.pivots;
+    stop = F->box.stop;
+  }
+  if (!rc && stop) {
+    box_stopped(F, r, path); /* the path's answer stands, with the limit's status */
+  } else if (!rc && done) {
     box_result(F, p, r);
     r->iterations += path;
     cpk_result_set_stat(r, "box_polish", 1.0);
   } else if (!rc) {
     set_reg(F, p, 0.0);
     rc = encoded_solve(F, p, s, mon, r);
+    r->iterations += path + polish;
   }
   if (!rc && r->has_basis && r->status == CPK_STATUS_SOLVED) {
     memcpy(F->box.seen, r->basis, F->n * sizeof *F->box.seen); /* the box's next warm start */
@@ -535,10 +560,13 @@ static int findex_solve(void *vs, const cpk_problem *p, const cpk_settings *s, c
              "the friction-index rows changed after the solver was allocated: allocate a new one");
     return CPK_OK;
   }
-  int done, rc = box_first(F, p, s, r, &done);
+  long tried;
+  int done, rc = box_first(F, p, s, mon, r, &done, &tried);
   if (rc || done) return rc;
-  if (F->use_box && !s->lemke.covering) return path_then_polish(F, p, s, mon, r);
-  return encoded_solve(F, p, s, mon, r);
+  rc = F->use_box && !s->lemke.covering ? path_then_polish(F, p, s, mon, r)
+                                         : encoded_solve(F, p, s, mon, r);
+  if (!rc) r->iterations += tried;
+  return rc;
 }
 
 static const cpk_solver_type findex_type = {

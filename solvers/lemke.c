@@ -48,6 +48,7 @@ typedef struct lemke_state {
   size_t *repair_idx;
   long repairs;     /* warm bases repaired in this solve */
   long pivots, flips, ties, full_lex, ray_rechecks, restarts;
+  long murty_moves; /* moves of Murty's fallback in this solve (work the iterations count) */
   cpk_linsys_stats ls0;     /* the backend's counts when this solve began (stats are per solve) */
   const cpk_linsys *ls0_of; /* the backend they belong to (a fallback starts a new one) */
   size_t ray_entering; /* the variable that entered when the last run ended on a ray */
@@ -728,7 +729,7 @@ static void fill_stats(const lemke_state *S, cpk_result *r)
     ls.factor_time_s -= S->ls0.factor_time_s;
   }
   ls.factorizations += S->basis.reduced_factors; /* B factored through its small block */
-  r->iterations = S->pivots + S->flips;
+  r->iterations = S->pivots + S->flips + S->murty_moves;
   cpk_result_set_stat(r, "pivots", (double)S->pivots);
   cpk_result_set_stat(r, "bound_flips", (double)S->flips);
   cpk_result_set_stat(r, "lex_ties", (double)S->ties);
@@ -743,7 +744,7 @@ static void fill_stats(const lemke_state *S, cpk_result *r)
   cpk_result_set_stat(r, "linsys_solves", (double)ls.solves);
   cpk_result_set_stat(r, "factor_time_s", ls.factor_time_s);
   cpk_result_set_stat(r, "nnz_factors", ls.nnz_factors);
-  cpk_result_set_stat(r, "sparse_linsys", S->basis.ls && strcmp(cpk_linsys_name(S->basis.ls), "umfpack") == 0);
+  cpk_result_set_stat(r, "sparse_linsys", S->basis.ls && ls.sparse); /* the backend says, whatever its name */
   r->has_basis = 1;
   for (size_t i = 0; i < S->n; i++) r->basis[i] = S->zstate[i];
 }
@@ -1072,19 +1073,27 @@ static int diagonal_positive(const cpk_problem *p)
 }
 
 static int murty_fallback(lemke_state *S, const cpk_problem *p, const cpk_settings *s,
-                          cpk_result *r, int rc)
+                          cpk_monitor *mon, cpk_result *r, int rc)
 {
   if (rc != RUN_DONE || S->monitor_stop || S->n > LEMKE_MURTY_MAX_N ||
       (r->status != CPK_STATUS_STALLED && r->status != CPK_STATUS_RAY_TERMINATION) ||
       !diagonal_positive(p))
     return rc;
-  int *state = cpk_alloc_array(S->n, sizeof *state), solved = 0;
+  int *state = cpk_alloc_array(S->n, sizeof *state);
   double *z = cpk_alloc_array(S->n, sizeof *z), res = INFINITY;
-  long moves = 0;
-  rc = state && z ? lemke_murty(&S->basis, p, 4 * (long)S->n + 100, state, z, &moves, &solved)
+  lemke_murty_run run = {S->pivots + S->flips, 0, 0, 0};
+  rc = state && z ? lemke_murty(&S->basis, p, mon, 4 * (long)S->n + 100, state, z, &run)
                   : CPK_ENOMEM;
-  cpk_result_set_stat(r, "murty_moves", (double)moves);
-  if (!rc && solved) cpk_problem_residual(p, z, S->work, &res);
+  S->murty_moves = run.moves;
+  cpk_result_set_stat(r, "murty_moves", (double)run.moves);
+  if (!rc && run.stop) { /* the limits or the callback: the path's answer stands, with their status */
+    r->status = (cpk_status)run.stop;
+    r->has_ray = 0; /* the ray is reported with ray_termination only */
+    S->monitor_stop = 1;
+    snprintf(r->message, sizeof r->message,
+             "Lemke's path broke down; Murty's principal pivoting stopped after %ld moves", run.moves);
+  }
+  if (!rc && run.solved) cpk_problem_residual(p, z, S->work, &res);
   if (!rc && res <= cpk_problem_tolerance(p, s->tol)) {
     memcpy(r->z, z, S->n * sizeof *z);
     memcpy(S->zstate, state, S->n * sizeof *state);
@@ -1092,7 +1101,7 @@ static int murty_fallback(lemke_state *S, const cpk_problem *p, const cpk_settin
     r->has_ray = 0;
     snprintf(r->message, sizeof r->message,
              "Lemke's path broke down; solved by Murty's least-index principal pivoting in %ld moves",
-             moves);
+             run.moves);
   }
   free(state);
   free(z);
@@ -1107,6 +1116,7 @@ static int lemke_solve(void *vs, const cpk_problem *p, const cpk_settings *s, cp
   s = lemke_resolve_settings(&S->resolve, s, &from_last);
   int warm = s->basis0 != NULL || s->z0 != NULL;
   S->pivots = S->flips = S->ties = S->full_lex = S->ray_rechecks = S->restarts = S->repairs = 0;
+  S->murty_moves = 0;
   S->free_singular = 0;
   S->monitor_stop = 0;
   r->has_ray = 0;
@@ -1127,7 +1137,7 @@ static int lemke_solve(void *vs, const cpk_problem *p, const cpk_settings *s, cp
   }
   rc = crash_restart(S, p, s, mon, r, rc);
   rc = restart_on_ray(S, p, s, mon, r, rc);
-  rc = murty_fallback(S, p, s, r, rc);
+  rc = murty_fallback(S, p, s, mon, r, rc);
   if (rc == RUN_RETRY_COLD) rc = CPK_ELINSYS; /* a cold start never asks for a retry */
   if (rc == CPK_ESINGULAR) { /* numerical breakdown is a finding about this run, not an error */
     set_stalled(r, "numerical breakdown: a basis became singular even on fresh factors");

@@ -63,8 +63,8 @@ static int first_violation(const cpk_problem *p, const int *state, const double 
   return 0;
 }
 
-int lemke_murty(lemke_basis *b, const cpk_problem *p, long max_moves, int *state, double *z,
-                long *moves, int *solved)
+int lemke_murty(lemke_basis *b, const cpk_problem *p, cpk_monitor *mon, long max_moves, int *state,
+                double *z, lemke_murty_run *run)
 {
   size_t n = p->n;
   double *w = cpk_alloc_array(n, 3 * sizeof *w), scale = 1.0;
@@ -75,13 +75,17 @@ int lemke_murty(lemke_basis *b, const cpk_problem *p, long max_moves, int *state
     state[i] = has_l ? CPK_VAR_AT_LOWER : (has_u ? CPK_VAR_AT_UPPER : CPK_VAR_BASIC);
   }
   int rc = CPK_OK;
-  *solved = 0;
-  for (*moves = 0; *moves <= max_moves; ++*moves) {
+  run->solved = run->stop = 0;
+  for (run->moves = 0; run->moves <= max_moves; run->moves++) {
     long i;
+    /* each move factors afresh: up to 4n + 100 of them, which the limits must be able to cut */
+    run->stop = cpk_monitor_log(mon, run->first + run->moves, NAN, NAN, NAN, NAN, NULL);
+    if (!run->stop) run->stop = cpk_monitor_before_factor(mon, b->ls);
+    if (run->stop) break;
     if ((rc = solve_basis(b, p, state, z, w, w + n, w + 2 * n))) break;
     int next = first_violation(p, state, z, w, scale, &i);
     if (i < 0) {
-      *solved = 1;
+      run->solved = 1;
       break;
     }
     state[i] = next;

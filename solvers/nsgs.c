@@ -53,6 +53,7 @@ typedef struct nsgs_state {
   double *prev, *d, *dprev, *wd; /* r before the sweep, its change, the one before, W d */
   double wmax;    /* max |W_ij| over the diagonal blocks, the scale of the drift test */
   resolve_seen seen; /* the problem's counters behind `blocks` */
+  nsgs_polisher *polisher; /* nsn's workspace for the finish, made at its first run */
 } nsgs_state;
 
 /* Lowest and highest residual of the current and of the previous window of sweeps. */
@@ -86,6 +87,7 @@ static void nsgs_free(void *vs)
   free(S->d);
   free(S->dprev);
   free(S->wd);
+  nsgs_polisher_free(S->polisher);
   free(S);
 }
 
@@ -306,7 +308,7 @@ static int polish(nsgs_state *S, const cpk_problem *p, const cpk_settings *s, cp
                   double *r, double res, cpk_result *out, nsgs_counts *n)
 {
   int solved = 0;
-  int rc = nsgs_polish(p, s, mon, r, &res, &solved, &n->polish_iterations);
+  int rc = nsgs_polish(&S->polisher, p, s, mon, r, &res, &solved, &n->polish_iterations);
   if (rc) return rc;
   n->polished = solved;
   refresh_velocity(S, p, r);

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cpkit/util.h>
+#include "monitor.h"
 #include "nsgs_polish.h"
 
 /*
@@ -12,29 +13,76 @@
  * few iterations: nsgs's point is nsn's ideal start, as ipm's is bdnewton's
  * (polish.c; that helper projects on MCP bounds and judges by the MCP
  * residual, which is not the cone problem's).
+ *
+ * nsn runs on its own workspace through its type, not through a cpk_solver:
+ * the workspace lives as long as the nsgs solver (a time-stepper's re-solves
+ * allocate nothing), and each run gets its own start and nsgs's clock, as the
+ * friction-index encoding runs its inner solver (findex.c).
  */
-/* One nsn run from z0 (NULL: its cold start); its answer replaces z when its residual is lower. */
-static int nsn_from(const cpk_solver_type *T, const cpk_problem *p, const cpk_settings *ss,
-                    const double *z0, double *z, double *res, int *solved, long *iterations)
+struct nsgs_polisher {
+  const cpk_solver_type *T; /* nsn */
+  void *state;              /* its workspace for the problem */
+  cpk_result *r;            /* its answer */
+  double *start;            /* nsgs's point, kept while z takes the runs' answers */
+};
+
+void nsgs_polisher_free(nsgs_polisher *w)
+{
+  if (!w) return;
+  if (w->state) w->T->free(w->state);
+  cpk_result_free(w->r);
+  free(w->start);
+  free(w);
+}
+
+/* The workspace for p: CPK_ENOMEM, or another code when nsn refuses p (then nothing runs). */
+static int polisher_alloc(nsgs_polisher **out, const cpk_solver_type *T, const cpk_problem *p,
+                          const cpk_settings *ss)
+{
+  nsgs_polisher *w = calloc(1, sizeof *w);
+  if (!w) return CPK_ENOMEM;
+  w->T = T;
+  w->start = cpk_alloc_array(p->n ? p->n : 1, sizeof *w->start);
+  int rc = w->start ? cpk_result_alloc(p->n, &w->r) : CPK_ENOMEM;
+  if (!rc) rc = T->alloc(&w->state, p, ss, NULL);
+  if (rc) {
+    nsgs_polisher_free(w);
+    return rc;
+  }
+  *out = w;
+  return CPK_OK;
+}
+
+/*
+ * One nsn run from z0 (NULL: its cold start) on nsgs's clock; its answer
+ * replaces z when its residual, measured here as the solve driver does, is lower.
+ */
+static int nsn_from(nsgs_polisher *w, const cpk_problem *p, const cpk_settings *ss,
+                    const cpk_monitor *mon, const double *z0, double *z, double *res, int *solved,
+                    long *iterations)
 {
   cpk_settings run = *ss;
-  cpk_solver *sv = NULL;
-  cpk_result *rr = NULL;
+  cpk_monitor inner = *mon; /* same start, so s->time_limit bounds nsgs and nsn together */
   run.z0 = z0;
-  int rc = cpk_result_alloc(p->n, &rr);
-  if (!rc) rc = cpk_solver_alloc(T, p, &run, &sv, NULL);
-  if (!rc) rc = cpk_solver_solve(sv, rr, NULL);
-  if (!rc) {
-    *iterations += rr->iterations;
-    if (rr->residual < *res) {
-      *res = rr->residual;
-      memcpy(z, rr->z, p->n * sizeof *z);
-      *solved = rr->status == CPK_STATUS_SOLVED;
-    }
+  inner.settings = &run;
+  inner.solver = w->T->name;
+  inner.max_iter = run.max_iter;
+  inner.seen_factorizations = -1; /* nsn's linear solver is not nsgs's */
+  inner.modes = NULL;
+  cpk_result *rr = w->r;
+  cpk_result_reset(rr);
+  rr->solver = w->T->name;
+  int rc = w->T->solve(w->state, p, &run, &inner, rr);
+  double r_res;
+  if (!rc) rc = cpk_problem_residual(p, rr->z, rr->w, &r_res);
+  if (rc) return rc == CPK_ENOMEM ? rc : CPK_OK;
+  *iterations += rr->iterations;
+  if (r_res < *res) {
+    *res = r_res;
+    memcpy(z, rr->z, p->n * sizeof *z);
+    *solved = rr->status == CPK_STATUS_SOLVED && r_res <= cpk_problem_tolerance(p, run.tol);
   }
-  cpk_solver_free(sv);
-  cpk_result_free(rr);
-  return rc == CPK_ENOMEM ? rc : CPK_OK;
+  return CPK_OK;
 }
 
 /*
@@ -43,30 +91,27 @@ static int nsn_from(const cpk_solver_type *T, const cpk_problem *p, const cpk_se
  * four corners, elliptic model: 6e-8 after 60 iterations), while its own cold
  * start solves the problem in 10: that start is tried second.
  */
-int nsgs_polish(const cpk_problem *p, const cpk_settings *s, cpk_monitor *mon, double *z,
-                double *res, int *solved, long *iterations)
+int nsgs_polish(nsgs_polisher **w, const cpk_problem *p, const cpk_settings *s, cpk_monitor *mon,
+                double *z, double *res, int *solved, long *iterations)
 {
   const cpk_solver_type *T = cpk_solver_find("nsn");
   *solved = 0;
   *iterations = 0;
-  if (!T || !s->nsgs.polish) return CPK_OK;
+  if (!T || !s->nsgs.polish || !cpk_monitor_fits(mon, 0.0)) return CPK_OK;
   cpk_settings ss = *s;
   ss.max_iter = NSGS_POLISH_MAX_ITER;
   ss.callback = NULL;
   ss.verbose = 0;
   ss.nsn.restart = 0;
-  if (s->time_limit > 0.0) {
-    ss.time_limit = s->time_limit - cpk_monitor_elapsed(mon);
-    if (!(ss.time_limit > 0.0)) return CPK_OK;
+  ss.z0 = NULL;
+  ss.basis0 = NULL;
+  if (!*w) {
+    int rc = polisher_alloc(w, T, p, &ss);
+    if (rc) return rc == CPK_ENOMEM ? rc : CPK_OK;
   }
-  double *start = cpk_alloc_array(p->n ? p->n : 1, sizeof *start);
-  if (!start) return CPK_ENOMEM;
-  memcpy(start, z, p->n * sizeof *z);
-  int rc = nsn_from(T, p, &ss, start, z, res, solved, iterations);
-  if (!rc && !*solved && s->time_limit > 0.0)
-    ss.time_limit = s->time_limit - cpk_monitor_elapsed(mon);
-  if (!rc && !*solved && !(s->time_limit > 0.0 && !(ss.time_limit > 0.0)))
-    rc = nsn_from(T, p, &ss, NULL, z, res, solved, iterations);
-  free(start);
+  memcpy((*w)->start, z, p->n * sizeof *z);
+  int rc = nsn_from(*w, p, &ss, mon, (*w)->start, z, res, solved, iterations);
+  if (!rc && !*solved && cpk_monitor_fits(mon, 0.0))
+    rc = nsn_from(*w, p, &ss, mon, NULL, z, res, solved, iterations);
   return rc;
 }

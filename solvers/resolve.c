@@ -30,7 +30,7 @@ int resolve_refreshes_itself(const cpk_solver_type *T)
 {
   return T == cpk_solver_lemke || T == cpk_solver_pgs || T == cpk_solver_bdnewton ||
          T == cpk_solver_fbnewton || T == cpk_solver_ipm || T == cpk_solver_nsgs ||
-         T == cpk_solver_nsn;
+         T == cpk_solver_nsn || T == cpk_solver_enum || T == cpk_solver_fcipm;
 }
 
 /*

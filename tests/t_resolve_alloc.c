@@ -163,17 +163,24 @@ static void run_solver(const cpk_solver_type *T)
   free(q0), free(l0), free(m0), free(q), free(l), free(m);
 }
 
-/* A cone solver on a friction-cone problem: re-solves after q, W and mu updates allocate nothing. */
-static void run_cone(const cpk_solver_type *T)
+/*
+ * A cone solver on a friction-cone problem: re-solves after q, W and mu updates allocate
+ * nothing. With settings st (NULL: defaults) whose path runs a helper, `path` names a
+ * statistic that must be positive after every solve, so the helper's path is the one counted.
+ */
+static void run_cone(const cpk_solver_type *T, const cpk_settings *st, const char *path)
 {
   cpk_problem *p = resolve_small_cone();
   cpk_solver *s = NULL;
   cpk_result *r = NULL;
   cpk_result_alloc(p->n, &r);
-  int rc = cpk_solver_alloc(T, p, NULL, &s, NULL);
+  int rc = cpk_solver_alloc(T, p, st, &s, NULL);
   if (!rc) rc = cpk_solver_solve(s, r, NULL);
-  t_ok(rc == CPK_OK && r->status == CPK_STATUS_SOLVED && t_is_fc_solution(p, r->z, 1e-6),
-       "%s: first solve of the cone problem", T->name);
+  double on_path = path ? 0.0 : 1.0;
+  if (!rc && path) cpk_result_get_stat(r, path, &on_path);
+  t_ok(rc == CPK_OK && r->status == CPK_STATUS_SOLVED && t_is_fc_solution(p, r->z, 1e-6) &&
+           on_path > 0.0,
+       "%s%s: first solve of the cone problem", T->name, path ? " (with its finish)" : "");
   for (int k = 1; k <= 3; k++) {
     double q[9], w[81], mu[3];
     for (size_t i = 0; i < 9; i++) q[i] = p->q[i] * (i % 2 ? 1.2 : 0.9);
@@ -185,11 +192,64 @@ static void run_cone(const cpk_solver_type *T)
               : k == 2 ? cpk_problem_update_matrix_values(p, w) : cpk_problem_update_mu(p, mu);
     rc = cpk_solver_solve(s, r, NULL);
     long made = count_stop();
+    on_path = path ? 0.0 : 1.0;
+    if (!rc && path) cpk_result_get_stat(r, path, &on_path);
     t_ok(urc == 0 && rc == CPK_OK && r->status == CPK_STATUS_SOLVED && made == 0 &&
-             t_is_fc_solution(p, r->z, 1e-6),
-         "%s: update (%s) + re-solve: %ld allocations, solution checked independently", T->name,
-         k == 1 ? "q" : k == 2 ? "W values" : "mu", made);
+             t_is_fc_solution(p, r->z, 1e-6) && on_path > 0.0,
+         "%s%s: update (%s) + re-solve: %ld allocations, solution checked independently", T->name,
+         path ? " (with its finish)" : "", k == 1 ? "q" : k == 2 ? "W values" : "mu", made);
   }
+  cpk_solver_free(s);
+  cpk_result_free(r);
+  cpk_problem_free(p);
+}
+
+/*
+ * enum on a small mixed problem (n = 6: two free, two boxed, two sign-constrained
+ * unknowns; M = A A^T + I): re-solves after q, M-value and bound updates allocate
+ * nothing, its list of solutions included (one solution: M is positive definite).
+ */
+static void run_enum(void)
+{
+  enum { N = 6 };
+  double M[N * N], q[N], lo[N], hi[N];
+  for (size_t i = 0; i < N; i++) {
+    q[i] = cos(3.0 * (double)i) - 0.3;
+    lo[i] = i < 2 ? -INFINITY : (i < 4 ? -0.5 : 0.0);
+    hi[i] = i < 2 ? INFINITY : (i < 4 ? 0.5 : INFINITY);
+    for (size_t j = 0; j < N; j++) {
+      M[i * N + j] = i == j ? 1.0 : 0.0;
+      for (size_t k = 0; k < N; k++) M[i * N + j] += sin((double)(i * N + k + 1)) * sin((double)(j * N + k + 1));
+    }
+  }
+  cpk_matrix *Mm = NULL;
+  cpk_problem *p = NULL;
+  cpk_solver *s = NULL;
+  cpk_result *r = NULL;
+  int rc = cpk_matrix_from_dense_array(N, N, M, N, 0, &Mm);
+  if (!rc) rc = cpk_problem_alloc_affine_mcp(Mm, q, lo, hi, &p);
+  if (!rc) rc = cpk_result_alloc(N, &r);
+  if (!rc) rc = cpk_solver_alloc(cpk_solver_enum, p, NULL, &s, NULL);
+  if (!rc) rc = cpk_solver_solve(s, r, NULL);
+  t_ok(!rc && r->status == CPK_STATUS_SOLVED && r->nsolutions == 1 &&
+           resolve_natural_residual(p, r->z) <= 1e-9,
+       "enum: first solve of the 6-variable mixed problem");
+  for (int k = 1; !rc && k <= 4; k++) { /* round 4 frees unknown 4: its states change */
+    for (size_t i = 0; i < N; i++) q[i] *= 1.0 + 0.1 * (double)k * (i % 2 ? 1.0 : -1.0);
+    for (size_t i = 0; i < N * N; i++) M[i] *= i % (N + 1) == 0 ? 1.1 : 0.95;
+    for (size_t i = 2; i < 4; i++) lo[i] = -0.5 + 0.1 * (double)k, hi[i] = 0.5 + 0.1 * (double)k;
+    lo[4] = k == 4 ? -INFINITY : 0.0;
+    count_start();
+    int urc = k == 1 ? cpk_problem_update_q(p, q)
+              : k == 2 ? cpk_problem_update_matrix_dense(p, M, N, 0) : cpk_problem_update_bounds(p, lo, hi);
+    rc = cpk_solver_solve(s, r, NULL);
+    long made = count_stop();
+    t_ok(urc == 0 && !rc && r->status == CPK_STATUS_SOLVED && r->nsolutions == 1 && made == 0 &&
+             resolve_natural_residual(p, r->z) <= 1e-9,
+         "enum: update (%s) + re-solve: %ld allocations, residual checked here",
+         k == 1 ? "q" : k == 2 ? "M values" : k == 3 ? "bounds" : "a bound to -inf", made);
+  }
+  cpk_matrix_free(Mm);
   cpk_solver_free(s);
   cpk_result_free(r);
   cpk_problem_free(p);
@@ -264,9 +324,15 @@ int main(void)
   const cpk_solver_type *types[] = {cpk_solver_lemke, cpk_solver_pgs, cpk_solver_bdnewton,
                                     cpk_solver_fbnewton, cpk_solver_ipm};
   for (size_t k = 0; k < sizeof types / sizeof types[0]; k++) run_solver(types[k]);
-  run_cone(cpk_solver_nsgs);
-  run_cone(cpk_solver_nsn);
+  run_cone(cpk_solver_nsgs, NULL, NULL);
+  run_cone(cpk_solver_nsn, NULL, NULL);
+  cpk_settings few_sweeps; /* nsgs stops after 2 sweeps, nsn finishes (settings.nsgs.polish) */
+  cpk_settings_default(&few_sweeps);
+  few_sweeps.max_iter = 2;
+  run_cone(cpk_solver_nsgs, &few_sweeps, "polished");
   run_findex_lemke();
+  run_enum();
+  run_cone(cpk_solver_fcipm, NULL, NULL);
   return t_done();
 }
 #else

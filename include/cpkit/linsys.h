@@ -18,6 +18,7 @@ typedef struct cpk_linsys_stats {
   double factor_time_s;      /**< time in factorizations */
   double nnz_factors;        /**< entries in the factors (LU, or Q and R) */
   double nnz_updates;        /**< entries stored for updates since the last factorization */
+  int sparse;                /**< 1: the backend factors by the sparsity pattern (UMFPACK, PETSc), 0: the whole dense matrix; set from alloc on */
 } cpk_linsys_stats;
 
 /**

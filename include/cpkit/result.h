@@ -68,6 +68,7 @@ typedef struct cpk_result {
   cpk_stat stats[CPK_MAX_STATS]; /**< solver statistics (pivots, refactorizations, ...) */
   char message[256];   /**< one-line detail on the outcome, may be empty */
   size_t capacity;     /**< allocated length of z, w, ray and basis (>= n); see cpk_result_resize */
+  size_t solutions_capacity; /**< doubles allocated in solutions (>= nsolutions * n): a re-solve that lists no more reuses them */
 } cpk_result;
 
 /** A result for problems of size n (CPK_ENOMEM, CPK_EOVERFLOW). */
