@@ -163,18 +163,15 @@ static int line_search(ipm_state *S, const cpk_problem *p, double psi0, double d
   return IPM_NO_STEP;
 }
 
-static void copy_point(ipm_state *S, double *z, double *wl, double *wu, double *f, int to_reference)
+/* The watchdog's reference point: saved from the iterate, or the iterate restored from it. */
+static void reference_point(ipm_state *S, int save)
 {
-  size_t bytes = S->n * sizeof *z;
-  if (to_reference) {
-    memcpy(S->zw, z, bytes), memcpy(S->wlw, wl, bytes), memcpy(S->wuw, wu, bytes), memcpy(S->fw, f, bytes);
-  } else {
-    memcpy(z, S->zw, bytes), memcpy(wl, S->wlw, bytes), memcpy(wu, S->wuw, bytes), memcpy(f, S->fw, bytes);
-  }
+  double *from[4] = {S->z, S->wl, S->wu, S->f}, *to[4] = {S->zw, S->wlw, S->wuw, S->fw};
+  for (int k = 0; k < 4; k++) memcpy(save ? to[k] : from[k], save ? from[k] : to[k], S->n * sizeof *S->z);
 }
 
 /*
- * One step of a relaxed sequence (the watchdog, below): the full step t0,
+ * One step of a relaxed sequence (the watchdog, above): the full step t0,
  * whatever the potential does. The sequence ends when the potential falls
  * below the reference's Armijo level; after PR_WATCHDOG_STEPS steps without
  * that, the iterate returns to the reference point and the next
@@ -191,7 +188,7 @@ static int relaxed_step(ipm_state *S, const cpk_problem *p, double t0)
     S->wd_left = 0;
   } else if (--S->wd_left == 0 || !isfinite(psi)) {
     S->wd_left = 0;
-    copy_point(S, S->z, S->wl, S->wu, S->f, 0);
+    reference_point(S, 0);
     S->wd_pause = PR_WATCHDOG_PAUSE;
     S->wd_returns++;
     S->step = 0.0;
@@ -216,7 +213,7 @@ static int watched_search(ipm_state *S, const cpk_problem *p, double psi0, doubl
     return CPK_OK;
   }
   if (S->wd_pause == 0 && isfinite(psi)) {
-    copy_point(S, S->z, S->wl, S->wu, S->f, 1);
+    reference_point(S, 1);
     S->wd_need = psi0 + PR_ARMIJO * t0 * dpsi;
     S->wd_left = PR_WATCHDOG_STEPS - 1;
     S->wd_steps++;
