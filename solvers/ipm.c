@@ -21,12 +21,13 @@ static long ipm_default_max_iter(const cpk_problem *p)
 }
 
 /* The n-vectors of the workspace, for allocation and release in one place. */
-#define IPM_NVECS 24
+#define IPM_NVECS 28
 static void state_vectors(ipm_state *S, double **v[IPM_NVECS])
 {
   double **all[IPM_NVECS] = {&S->z,   &S->wl,  &S->wu,  &S->f,   &S->dz,    &S->dwl, &S->dwu, &S->az,
                              &S->awl, &S->awu, &S->zt,  &S->wlt, &S->wut,   &S->ft,  &S->zbest, &S->tl,
-                             &S->tu,  &S->D,   &S->rhs, &S->res, &S->tmp,   &S->sc,  &S->y,   &S->g};
+                             &S->tu,  &S->D,   &S->rhs, &S->res, &S->tmp,   &S->sc,  &S->y,   &S->g,
+                             &S->zw,  &S->wlw, &S->wuw, &S->fw};
   memcpy(v, all, sizeof all);
 }
 
@@ -252,7 +253,11 @@ static void fill_stats(const ipm_state *S, const cpk_problem *p, cpk_result *r)
   }
   cpk_result_set_stat(r, "function_evaluations", (double)S->nf);
   if (p->kind == CPK_KIND_NONLINEAR_MCP) cpk_result_set_stat(r, "jacobian_evaluations", (double)S->nj);
-  if (S->running == IPM_RUN_POTENTIAL) cpk_result_set_stat(r, "backtracks", (double)S->backtracks);
+  if (S->running == IPM_RUN_POTENTIAL) {
+    cpk_result_set_stat(r, "backtracks", (double)S->backtracks);
+    cpk_result_set_stat(r, "watchdog_steps", (double)S->wd_steps);
+    cpk_result_set_stat(r, "watchdog_returns", (double)S->wd_returns);
+  }
 }
 
 /* The passing warm start in S->z (residual res) when it passes by less than
@@ -353,7 +358,7 @@ static int ipm_solve(void *vs, const cpk_problem *p, const cpk_settings *s, cpk_
   refresh_problem(S, p);
   S->iter = S->regularizations = S->crossover_tries = S->backtracks = S->nf = S->nj = 0;
   S->crossed = S->fallback = S->polished = 0;
-  S->polish_iter = 0;
+  S->polish_iter = S->wd_steps = S->wd_returns = 0;
   S->polish_tried = 0;
   S->running = S->method;
   S->warm = s->z0 != NULL;

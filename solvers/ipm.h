@@ -35,6 +35,7 @@ typedef struct ipm_state {
   double *az, *awl, *awu;      /* affine-scaling (predictor) direction */
   double *zt, *wlt, *wut, *ft; /* trial point of a line search */
   double *zbest;               /* iterate with the smallest natural residual so far */
+  double *zw, *wlw, *wuw, *fw; /* potential reduction: the watchdog's reference point */
   double *tl, *tu;             /* centering targets of the complementarity rows */
   double *D, *rhs, *res, *tmp; /* K's diagonal shift, right-hand side, refinement work */
   double *sc;                  /* symmetric scaling of K (see ipm_newton.c) */
@@ -61,6 +62,9 @@ typedef struct ipm_state {
   long polish_iter;            /* iterations of the Newton polish */
   int polish_tried;            /* the polish ran during the iterations (once per solve) */
   double mu, step, sigma;      /* last complementarity, step length, centering */
+  int wd_left, wd_pause;       /* watchdog: relaxed steps left; monotone steps before the next try */
+  double wd_need;              /* watchdog: the potential a relaxed step must reach */
+  long wd_steps, wd_returns;   /* watchdog: relaxed steps taken; returns to the reference */
 } ipm_state;
 
 /* ---- ipm_newton.c: the reduced Newton system ---------------------------- */

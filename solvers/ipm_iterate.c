@@ -179,6 +179,7 @@ int ipm_iterate(ipm_state *S, const cpk_problem *p, const cpk_settings *s, cpk_m
   int rc, tiny = 0, done, stop = 0;
   S->running = step == ipm_pc_step ? IPM_RUN_PATH : IPM_RUN_POTENTIAL;
   S->stopped = 0;
+  S->wd_left = S->wd_pause = 0;
   ipm_note(S, p, &res);
   S->mu = ipm_mu(S, p, S->z, S->wl, S->wu);
   if ((done = converged(S, p, s, res, &rc))) set_status(r, CPK_STATUS_SOLVED, "");

@@ -97,6 +97,23 @@ static double spread(unsigned long long *state)
 }
 
 /*
+ * F at the base of restart k into ws->wt (the best point's is kept in wg; the
+ * interior point has no component at a bound). 0 when F fails there.
+ */
+static int restart_base_values(newton_ws *ws, const cpk_problem *p, int k)
+{
+  double merit;
+  if (k % 3 == 1) {
+    memcpy(ws->wt, ws->wg, ws->n * sizeof *ws->wt);
+    return 1;
+  }
+  return k % 3 == 2 && !newton_evaluate(ws, p, ws->zs, ws->wt, ws->phit, &merit);
+}
+
+/* 1 when z_i sits on a bound that F_i pushes it off (z_i = l_i and F_i < 0, or z_i = u_i and F_i > 0). */
+static int pushed_off(double l, double u, double z, double f) { return (z == l && f < 0) || (z == u && f > 0); }
+
+/*
  * Restart k: from the best point so far (zg; k = 1, 4, ...), the start (k = 2, 5, ...)
  * or the interior point of the bounds (k = 3, 6, ...), each perturbed
  * componentwise by RESTART_SPREAD k (1 + |z_i|) and projected onto the bounds.
@@ -108,18 +125,30 @@ static double spread(unsigned long long *state)
  * restart solved bench's pile-b4-elliptic-torsional-h0.001-mu1.0, the fifth,
  * relative, does). The first ones stay absolute: they solve steps that the
  * relative ones do not (bdnewton on issue 14's thrown rod at t = 0.609).
+ * A relative perturbation of 0 is 0: a component on its bound would never move
+ * (restart 5 from a cold start at the bounds would repeat the start), and an
+ * answer that needs it off the bound stays out of reach (tests/t_restart_floor).
+ * Such a component, when F pushes it off the bound, gets the floor
+ * RESTART_FLOOR s_i, s_i = p->row_scale[i], the size of row i in z_i's unit.
+ * Only those: giving every zero component a floor (1e-4 s_i already) cost
+ * fbnewton the jams of tests/t_pile_restarts, which its restart 4 or 5 solves
+ * there by the relative perturbation alone.
  */
 #define RELATIVE_FROM 4
+#define RESTART_FLOOR 0.1
 int newton_restart_point(newton_ws *ws, const cpk_problem *p, int k)
 {
   unsigned long long state = 0x9e3779b97f4a7c15ULL * (unsigned long long)k;
   double delta = RESTART_SPREAD * k;
+  int relative = p->row_scale && k >= RELATIVE_FROM;
+  int floors = relative && restart_base_values(ws, p, k);
   for (size_t i = 0; i < ws->n; i++) {
     double l = p->lower[i], u = p->upper[i];
     double base = k % 3 == 1   ? ws->zg[i]
                   : k % 3 == 2 ? ws->zs[i]
                                : interior_value(l, u, ws->zs[i]);
-    double size = (p->row_scale && k >= RELATIVE_FROM ? 0.0 : 1.0) + fabs(base);
+    double size = relative ? fabs(base) : 1.0 + fabs(base);
+    if (floors && pushed_off(l, u, base, ws->wt[i])) size = fmax(size, RESTART_FLOOR * p->row_scale[i]);
     ws->z[i] = clamp(base + delta * spread(&state) * size, l, u);
   }
   return newton_start_into_domain(ws, p);
