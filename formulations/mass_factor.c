@@ -32,6 +32,10 @@ void dtrsv_(const char *uplo, const char *trans, const char *diag, const int *n,
 static void block_solve_t(int len, const double *lu, const int *perm, double *x)
 {
   int one = 1;
+  if (len == 1) { /* what the two solves do for a 1 x 1 block */
+    x[0] /= lu[0];
+    return;
+  }
   dtrsv_("U", "T", "N", &len, lu, &len, x, &one, 1, 1, 1);
   dtrsv_("L", "T", "U", &len, lu, &len, x, &one, 1, 1, 1);
   for (int i = len; i-- > 0;) {
@@ -104,6 +108,11 @@ static int factor_blocks(const cpk_csc *M, cvm_mass *F)
   }
   for (size_t b = 0; b < F->nb; b++) {
     int len = (int)(F->start[b + 1] - F->start[b]), info = 0;
+    if (len == 1) { /* a body's mass entry: dgetrf's answer without the call (its cost) */
+      F->perm[F->start[b]] = 1;
+      if (F->L[F->off[b]] == 0.0) return CPK_ESINGULAR;
+      continue;
+    }
     dgetrf_(&len, &len, F->L + F->off[b], &len, F->perm + F->start[b], &info);
     if (info != 0) return CPK_ESINGULAR;
   }
