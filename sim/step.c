@@ -596,28 +596,15 @@ static int run_step(cpk_world *w, step_ws *s, cpk_sim_step_info *info, cpk_error
   return rc;
 }
 
-/* Room in w->buf for the bodies of w (grown, never shrunk; CPK_ENOMEM leaves it as it was). */
+/* Room in w->buf for the bodies of w (grown, never shrunk; CPK_ENOMEM keeps what it holds). */
 static int step_buffers(cpk_world *w)
 {
   sim_step_buf *B = &w->buf;
   size_t n = w->nbodies + 1;
-  if (B->nb >= n) return CPK_OK;
-  size_t *dof = cpk_alloc_array(n, sizeof *dof);
-  cpk_body *pose = cpk_alloc_array(n, sizeof *pose), *saved = cpk_alloc_array(n, sizeof *saved);
-  if (!dof || !pose || !saved) {
-    free(dof);
-    free(pose);
-    free(saved);
-    return CPK_ENOMEM;
-  }
-  free(B->dof);
-  free(B->pose);
-  free(B->saved);
-  B->dof = dof;
-  B->pose = pose;
-  B->saved = saved;
-  B->nb = n;
-  return CPK_OK;
+  int rc = sim_grow((void **)&B->dof, &B->capdof, n, sizeof *B->dof);
+  if (!rc) rc = sim_grow((void **)&B->pose, &B->cappose, n, sizeof *B->pose);
+  if (!rc) rc = sim_grow((void **)&B->saved, &B->capsaved, n, sizeof *B->saved);
+  return rc;
 }
 
 int cpk_world_step(cpk_world *w, cpk_sim_step_info *info, cpk_error *err)

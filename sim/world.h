@@ -49,11 +49,10 @@ typedef struct sim_cache {
 /* Work arrays of cpk_world_step kept across steps (step.c): once grown, a step takes no
  * memory of its own for them. */
 typedef struct sim_step_buf {
-  size_t nb;             /* bodies that dof, pose and saved hold room for */
   size_t *dof;           /* first velocity of each body, or (size_t)-1 */
   cpk_body *pose, *saved; /* the end-of-step estimate; the bodies as the step found them */
   sim_geom *g;           /* the step's contacts */
-  size_t capg, cappsi;
+  size_t capdof, cappose, capsaved, capg, cappsi; /* their room (sim_grow) */
   double *psi;           /* their linearised gaps (implicit sweeps) */
 } sim_step_buf;
 
