@@ -122,6 +122,24 @@ static int body_solve(body_work *w, size_t j, size_t *nrows)
   return CPK_OK;
 }
 
+/* blk = J_i^T X (blk zero on entry): the 16 sums kept in locals, added in the order of the
+ * rows as before (same rounding), so the compiler need not reload blk after every store
+ * (it cannot know that blk aliases neither J nor X); a third of a tripod step's compile. */
+static void block_product(const body_work *w, size_t i, double *blk)
+{
+  const cpk_contact_system *s = w->s;
+  size_t nv = s->nv;
+  double acc[16] = {0};
+  for (size_t k = s->wptr[i]; k < s->wptr[i + 1]; k++) {
+    size_t r = (size_t)s->wrow[k];
+    const double *wv = s->wval + 4 * k;
+    double x[4] = {w->X[r], w->X[nv + r], w->X[2 * nv + r], w->X[3 * nv + r]};
+    for (int a = 0; a < 4; a++)
+      for (int b = 0; b < 4; b++) acc[4 * a + b] += wv[a] * x[b];
+  }
+  memcpy(blk, acc, sizeof acc);
+}
+
 static int body_column(body_work *w, size_t j, blist *L)
 {
   const cpk_contact_system *s = w->s;
@@ -140,13 +158,9 @@ static int body_column(body_work *w, size_t j, blist *L)
         w->list[nlist++] = w->adj[e];
       }
   for (size_t l = 0; l < nlist && !rc; l++) {
-    size_t i = w->list[l];
     double *blk;
-    if (blist_push(L, i, j, &blk)) rc = CPK_ENOMEM;
-    for (size_t k = s->wptr[i]; !rc && k < s->wptr[i + 1]; k++)
-      for (int a = 0; a < 4; a++)
-        for (int b = 0; b < 4; b++)
-          blk[4 * a + b] += s->wval[4 * k + a] * w->X[b * nv + (size_t)s->wrow[k]];
+    if (blist_push(L, w->list[l], j, &blk)) rc = CPK_ENOMEM;
+    else block_product(w, w->list[l], blk);
   }
   if (w->F->ls) /* X back to zero for the next column */
     memset(w->X, 0, 4 * nv * sizeof *w->X);
