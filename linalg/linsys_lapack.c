@@ -82,9 +82,10 @@ static double lapack_scale(lapack_state *s)
 {
   size_t n = s->base.n;
   double anorm = 0.0;
+  const double *r = s->r;
   for (size_t j = 0; j < n; j++) {
-    double *col = s->lu + j * n, sum = 0.0;
-    for (size_t i = 0; i < n; i++) col[i] *= s->r[i] * s->c[j];
+    double *col = s->lu + j * n, sum = 0.0, cj = s->c[j]; /* cj in a register: col may alias c */
+    for (size_t i = 0; i < n; i++) col[i] *= r[i] * cj;
     for (size_t i = 0; i < n; i++) sum += fabs(col[i]);
     anorm = fmax(anorm, sum);
   }
@@ -124,7 +125,7 @@ static double lapack_inverse_norm_bound(const lapack_state *s)
     for (size_t i = j + 1; i < n; i++) sum += fabs(lu[i + j * n]) * v[i];
     v[j] = sum;
     if (!(sum < INFINITY)) return INFINITY;
-    best = fmax(best, sum);
+    best = sum > best ? sum : best; /* sum is a number here: fmax's NaN rule is not needed */
   }
   return best;
 }
