@@ -25,7 +25,7 @@ static int all_finite(const double *x, size_t n)
 static int grow(void **arr, size_t *cap, size_t need, size_t size)
 {
   if (need <= *cap) return CPK_OK;
-  size_t c = *cap ? *cap : 8, bytes;
+  size_t c = *cap ? *cap : 32, bytes; /* 32: a stepper's few contacts (their 6-12 rows each) in one go */
   while (c < need) {
     if (c > ((size_t)-1) / 2) return CPK_EOVERFLOW;
     c *= 2;

@@ -15,13 +15,33 @@
  * of the lapack linsys backend, which is solvers'; GSL's LU allocates a pivot vector
  * it does not check, so it cannot be used where memory may run out). */
 void dgetrf_(const int *m, const int *n, double *a, const int *lda, int *ipiv, int *info);
-void dgetrs_(const char *trans, const int *n, const int *nrhs, const double *a, const int *lda,
-             const int *ipiv, double *b, const int *ldb, int *info, size_t trans_len);
+void dtrsv_(const char *uplo, const char *trans, const char *diag, const int *n, const double *a,
+            const int *lda, double *x, const int *incx, size_t uplo_len, size_t trans_len,
+            size_t diag_len);
 
 /* Largest block also kept as its inverse: a rigid body's blocks (1, 1, 1 and 3) are
  * solved many times a step (four wrench columns per contact), and LAPACK's call
  * costs far more than a 3 x 3 product there. */
 #define MASS_INVERSE_MAX 8
+
+/* x <- (P L U)^{-T} x for one block's factors: dgetrs('T') for one right-hand side (two
+ * triangular solves, then the row interchanges in reverse), through dtrsv: OpenBLAS's dgetrs
+ * takes its threaded path even for a 3 x 3 block and wakes its thread pool every call. */
+static void block_solve_t(int len, const double *lu, const int *perm, double *x)
+{
+  int one = 1;
+  if (len == 1) { /* what the two solves do for a 1 x 1 block */
+    x[0] /= lu[0];
+    return;
+  }
+  dtrsv_("U", "T", "N", &len, lu, &len, x, &one, 1, 1, 1);
+  dtrsv_("L", "T", "U", &len, lu, &len, x, &one, 1, 1, 1);
+  for (int i = len; i-- > 0;) {
+    double t = x[i];
+    x[i] = x[perm[i] - 1];
+    x[perm[i] - 1] = t;
+  }
+}
 
 /* Contiguous diagonal blocks of M: start[b] .. start[b + 1] - 1. 0 when an entry
  * couples two such ranges, or a block is larger than CVM_MASS_BLOCK_MAX. */
@@ -53,15 +73,13 @@ static int invert_small_blocks(cvm_mass *F, size_t total)
   F->inv = cpk_calloc_array(total + 1, sizeof *F->inv);
   if (!F->inv) return CPK_ENOMEM;
   for (size_t b = 0; b < F->nb; b++) {
-    int len = (int)(F->start[b + 1] - F->start[b]), one = 1, info = 0;
+    int len = (int)(F->start[b + 1] - F->start[b]);
     double *X = F->inv + F->off[b];
     if (len > MASS_INVERSE_MAX) continue;
-    for (int j = 0; j < len && !info; j++) { /* one column a call: OpenBLAS threads several */
+    for (int j = 0; j < len; j++) {
       X[j + j * len] = 1.0;
-      dgetrs_("T", &len, &one, F->L + F->off[b], &len, F->perm + F->start[b], X + j * len, &len,
-              &info, 1);
+      block_solve_t(len, F->L + F->off[b], F->perm + F->start[b], X + j * len);
     }
-    if (info != 0) return CPK_ESINGULAR;
   }
   return CPK_OK;
 }
@@ -88,6 +106,11 @@ static int factor_blocks(const cpk_csc *M, cvm_mass *F)
   }
   for (size_t b = 0; b < F->nb; b++) {
     int len = (int)(F->start[b + 1] - F->start[b]), info = 0;
+    if (len == 1) { /* a body's mass entry: dgetrf's answer without the call (its cost) */
+      F->perm[F->start[b]] = 1;
+      if (F->L[F->off[b]] == 0.0) return CPK_ESINGULAR;
+      continue;
+    }
     dgetrf_(&len, &len, F->L + F->off[b], &len, F->perm + F->start[b], &info);
     if (info != 0) return CPK_ESINGULAR;
   }
@@ -142,7 +165,7 @@ void cvm_mass_free(cvm_mass *F)
 
 void cvm_mass_solve_block(const cvm_mass *F, size_t b, double *x)
 {
-  int len = (int)(F->start[b + 1] - F->start[b]), one = 1, info = 0;
+  int len = (int)(F->start[b + 1] - F->start[b]);
   if (len <= MASS_INVERSE_MAX) {
     const double *X = F->inv + F->off[b];
     double y[MASS_INVERSE_MAX], *xb = x + F->start[b];
@@ -153,8 +176,7 @@ void cvm_mass_solve_block(const cvm_mass *F, size_t b, double *x)
     memcpy(xb, y, (size_t)len * sizeof *y);
     return;
   }
-  dgetrs_("T", &len, &one, F->L + F->off[b], &len, F->perm + F->start[b], x + F->start[b], &len,
-          &info, 1);
+  block_solve_t(len, F->L + F->off[b], F->perm + F->start[b], x + F->start[b]);
 }
 
 int cvm_mass_apply(const cvm_mass *F, double *x)

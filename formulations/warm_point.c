@@ -136,8 +136,23 @@ static void contact_point(const cpk_varmap *m, size_t c, const double *P, const 
   }
 }
 
+/* 1 when a point needs the motion the impulses cause: the mixed form's velocities or a slip
+ * speed; the cone form's unknowns are the impulses alone (a stepper builds its start point
+ * every step: the motion was a tenth of a tripod cone step's compile). */
+static int needs_motion(const cpk_varmap *m)
+{
+  if (m->mixed) return 1;
+  for (size_t k = 0; k < m->nvars; k++)
+    if (m->vars[k].role == CPK_ROLE_SIGMA) return 1;
+  return 0;
+}
+
 int cpk_varmap_point(const cpk_varmap *m, const double *P, double *z, cpk_error *err)
 {
+  if (!needs_motion(m)) {
+    for (size_t c = 0; c < m->nc; c++) contact_point(m, c, P + 4 * c, NULL, z);
+    return CPK_OK;
+  }
   double *v = cpk_alloc_array(m->nv + 1, sizeof *v), *U = cpk_alloc_array(4 * m->nc, sizeof *U);
   int rc = v && U ? cvm_motion(m, P, v, U, err) : cpk_error_set(err, CPK_ENOMEM, "out of memory");
   if (!rc && m->mixed) memcpy(z, v, m->nv * sizeof *z);

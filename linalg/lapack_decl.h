@@ -14,6 +14,9 @@ void dgetrs_(const char *trans, const int *n, const int *nrhs, const double *a, 
              const int *ipiv, double *b, const int *ldb, int *info, size_t trans_len);
 void dgecon_(const char *norm, const int *n, const double *a, const int *lda, const double *anorm,
              double *rcond, double *work, int *iwork, int *info, size_t norm_len);
+void dtrsv_(const char *uplo, const char *trans, const char *diag, const int *n, const double *a,
+            const int *lda, double *x, const int *incx, size_t uplo_len, size_t trans_len,
+            size_t diag_len);
 void dgeequb_(const int *m, const int *n, const double *a, const int *lda, double *r, double *c,
               double *rowcnd, double *colcnd, double *amax, int *info);
 

@@ -82,9 +82,10 @@ static double lapack_scale(lapack_state *s)
 {
   size_t n = s->base.n;
   double anorm = 0.0;
+  const double *r = s->r;
   for (size_t j = 0; j < n; j++) {
-    double *col = s->lu + j * n, sum = 0.0;
-    for (size_t i = 0; i < n; i++) col[i] *= s->r[i] * s->c[j];
+    double *col = s->lu + j * n, sum = 0.0, cj = s->c[j]; /* cj in a register: col may alias c */
+    for (size_t i = 0; i < n; i++) col[i] *= r[i] * cj;
     for (size_t i = 0; i < n; i++) sum += fabs(col[i]);
     anorm = fmax(anorm, sum);
   }
@@ -124,7 +125,7 @@ static double lapack_inverse_norm_bound(const lapack_state *s)
     for (size_t i = j + 1; i < n; i++) sum += fabs(lu[i + j * n]) * v[i];
     v[j] = sum;
     if (!(sum < INFINITY)) return INFINITY;
-    best = fmax(best, sum);
+    best = sum > best ? sum : best; /* sum is a number here: fmax's NaN rule is not needed */
   }
   return best;
 }
@@ -161,16 +162,44 @@ static int lapack_factor(void *state, const cpk_csc *A)
   return linsys_eta_backend_end_factor(&s->base, rc);
 }
 
+/*
+ * x <- (P L U)^{-1} x or (P L U)^{-T} x: what dgetrs does for one right-hand side (its row
+ * interchanges and two triangular solves), through dtrsv. OpenBLAS's dgetrs hands even
+ * n = 9 to its threaded path, which wakes the thread pool on every call: on the tripod's
+ * cone steps (a 9 x 9 solve every Newton iteration) the workers spinning in sched_yield
+ * were about 15% of the process's samples; dtrsv runs on the calling thread.
+ */
+static void lapack_lu_solve(const lapack_state *s, double *x, int transpose)
+{
+  int n = s->ni, one = 1;
+  if (!transpose) {
+    for (int i = 0; i < n; i++) {
+      double t = x[i];
+      x[i] = x[s->ipiv[i] - 1];
+      x[s->ipiv[i] - 1] = t;
+    }
+    dtrsv_("L", "N", "U", &n, s->lu, &n, x, &one, 1, 1, 1);
+    dtrsv_("U", "N", "N", &n, s->lu, &n, x, &one, 1, 1, 1);
+    return;
+  }
+  dtrsv_("U", "T", "N", &n, s->lu, &n, x, &one, 1, 1, 1);
+  dtrsv_("L", "T", "U", &n, s->lu, &n, x, &one, 1, 1, 1);
+  for (int i = n; i-- > 0;) {
+    double t = x[i];
+    x[i] = x[s->ipiv[i] - 1];
+    x[s->ipiv[i] - 1] = t;
+  }
+}
+
 /* x <- A_0^{-1} x = C (LU)^{-1} R x, or A_0^{-T} x = R (LU)^{-T} C x. */
 static int lapack_solve_a0(void *state, double *x, int transpose)
 {
   lapack_state *s = state;
   const double *pre = transpose ? s->c : s->r, *post = transpose ? s->r : s->c;
-  int n = s->ni, one = 1, info = 0;
   for (size_t i = 0; i < s->base.n; i++) x[i] *= pre[i];
-  dgetrs_(transpose ? "T" : "N", &n, &one, s->lu, &n, s->ipiv, x, &n, &info, 1);
+  lapack_lu_solve(s, x, transpose);
   for (size_t i = 0; i < s->base.n; i++) x[i] *= post[i];
-  return info == 0 ? CPK_OK : CPK_ELINSYS;
+  return CPK_OK;
 }
 
 static const cpk_linsys_type lapack_type = {"lapack",

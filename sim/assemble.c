@@ -30,15 +30,15 @@ static void world_inertia(const cpk_body *b, double J[9])
     }
 }
 
-/* M (block diagonal: m I and the world inertia), v and k = m g + f, tau - w x (J w). */
+/* M (block diagonal: m I and the world inertia), v and k = m g + f, tau - w x (J w). M is
+ * written straight in CSC (per body: three mass columns, then the inertia's three full
+ * columns; bodies in dof order, so columns and rows come sorted): built every step, the
+ * triplets and their sort cost more than the rest of the step's assembly. */
 static int body_terms(const cpk_world *w, const size_t *dof, size_t nv, cpk_csc **M, double *v,
                       double *k)
 {
-  size_t nb = nv / 6, nnz = 12 * nb;
-  cpk_int *ti = cpk_alloc_array(nnz, sizeof *ti), *tj = cpk_alloc_array(nnz, sizeof *tj);
-  double *tx = cpk_alloc_array(nnz, sizeof *tx);
-  size_t e = 0;
-  int rc = ti && tj && tx ? CPK_OK : CPK_ENOMEM;
+  int rc = cpk_csc_alloc((cpk_int)nv, (cpk_int)nv, (cpk_int)(2 * nv), M);
+  cpk_int e = 0, col = 0;
   for (size_t b = 0; b < w->nbodies && !rc; b++) {
     const cpk_body *B = &w->bodies[b];
     if (dof[b] == (size_t)-1) continue;
@@ -47,24 +47,26 @@ static int body_terms(const cpk_world *w, const size_t *dof, size_t nv, cpk_csc 
     world_inertia(B, J);
     sim_rotate(J, B->w, Jw);
     sim_vcross(B->w, Jw, gyro);
-    for (int i = 0; i < 3; i++) {
-      ti[e] = tj[e] = (cpk_int)(d + i);
-      tx[e++] = B->mass;
-      for (int j = 0; j < 3; j++) {
-        ti[e] = (cpk_int)(d + 3 + i);
-        tj[e] = (cpk_int)(d + 3 + j);
-        tx[e++] = J[3 * i + j];
+    for (int i = 0; i < 3; i++, col++) { /* the mass columns */
+      (*M)->p[col] = e;
+      (*M)->i[e] = (cpk_int)(d + i);
+      (*M)->x[e++] = B->mass;
+    }
+    for (int j = 0; j < 3; j++, col++) { /* the inertia's columns (J is symmetric) */
+      (*M)->p[col] = e;
+      for (int i = 0; i < 3; i++) {
+        (*M)->i[e] = (cpk_int)(d + 3 + i);
+        (*M)->x[e++] = J[3 * i + j];
       }
+    }
+    for (int i = 0; i < 3; i++) {
       v[d + i] = B->v[i];
       v[d + 3 + i] = B->w[i];
       k[d + i] = B->mass * w->settings.gravity[i] + B->force[i];
       k[d + 3 + i] = B->torque[i] - gyro[i];
     }
   }
-  if (!rc) rc = cpk_csc_from_triplets((cpk_int)nv, (cpk_int)nv, (cpk_int)e, ti, tj, tx, M);
-  free(ti);
-  free(tj);
-  free(tx);
+  if (!rc) (*M)->p[col] = e;
   return rc;
 }
 

@@ -1,5 +1,6 @@
 /* step.c: one time step: contacts, compile, warm-started solve, integration; the explicit scheme and the implicit fixed-point sweeps. */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cpkit/solver.h>
@@ -221,7 +222,9 @@ int sim_solve(cpk_world *w, const cpk_problem *p, const double *z0, const char *
   if (rc) return rc;
   *iterations += r->iterations;
   if (r->status != CPK_STATUS_SOLVED)
-    return cpk_error_set(err, CPK_ENOCONV, "t = %g: %s on %zu %s: %s%s%s", w->time, solver, n, what,
+    return cpk_error_set(err, CPK_ENOCONV, "t = %g: %s on %zu %s%s%s: %s%s%s", w->time, solver, n,
+                         what ? what : "contacts (", what ? "" : w->settings.model,
+                         what ? "" : " model)",
                          cpk_status_name(r->status), r->message[0] ? ": " : "", r->message);
   return CPK_OK;
 }
@@ -406,9 +409,7 @@ static int solve_compiled(cpk_world *w, const cpk_body *pose, const sim_geom *g,
   double t1 = cpk_wtime();
   o->compile_s += t1 - t0;
   if (!rc) {
-    char what[64];
-    snprintf(what, sizeof what, "contacts (%s model)", w->settings.model);
-    rc = sim_solve(w, prob, z0, pick_solver(solver, prob), ng, what, res, &o->iterations,
+    rc = sim_solve(w, prob, z0, pick_solver(solver, prob), ng, NULL, res, &o->iterations,
                    &o->fallbacks, err);
     o->status = res->status;
     o->residual = res->residual;
@@ -512,25 +513,26 @@ static double normal_velocity(const cpk_body *state, const sim_geom *g)
   return u;
 }
 
-/* Size the arrays of o for nv velocities and ng contacts. */
+/* Size the arrays of o for nv velocities and ng contacts: one block (vplus, P, delta, then
+ * the modes), one allocation a solve. */
 static int out_alloc(solve_out *o, size_t nv, size_t ng)
 {
-  size_t n = ng ? ng : 1;
+  size_t n = ng ? ng : 1, nd, nm;
   memset(o, 0, sizeof *o);
-  o->vplus = cpk_alloc_array(nv, sizeof *o->vplus);
-  o->P = cpk_alloc_array(4 * n, sizeof *o->P);
-  o->delta = cpk_alloc_array(3 * n, sizeof *o->delta);
-  o->modes = cpk_alloc_array(n, sizeof *o->modes);
-  return o->vplus && o->P && o->delta && o->modes ? CPK_OK : CPK_ENOMEM;
+  if (cpk_size_mul(n, 8, &nd) || nv > SIZE_MAX - nd) return CPK_ENOMEM;
+  nm = (n * sizeof(int) + sizeof(double) - 1) / sizeof(double); /* doubles that hold n ints */
+  nd -= n;                                                       /* 4 n for P, 3 n for delta */
+  if (nd + nv > SIZE_MAX - nm) return CPK_ENOMEM;
+  double *blk = cpk_alloc_array(nv + nd + nm, sizeof *blk);
+  if (!blk) return CPK_ENOMEM;
+  o->vplus = blk;
+  o->P = blk + nv;
+  o->delta = o->P + 4 * n;
+  o->modes = (int *)(o->delta + 3 * n);
+  return CPK_OK;
 }
 
-static void out_free(solve_out *o)
-{
-  free(o->vplus);
-  free(o->P);
-  free(o->delta);
-  free(o->modes);
-}
+static void out_free(solve_out *o) { free(o->vplus); }
 
 /* Contacts of the bodies in `state` (the world's own bodies are swapped out
  * for the call so collision detection needs no second interface). */
@@ -702,39 +704,50 @@ static int run_step(cpk_world *w, step_ws *s, cpk_sim_step_info *info, cpk_error
   return rc;
 }
 
+/* Room in w->buf for the bodies of w (grown, never shrunk; CPK_ENOMEM keeps what it holds). */
+static int step_buffers(cpk_world *w)
+{
+  sim_step_buf *B = &w->buf;
+  size_t n = w->nbodies + 1;
+  int rc = sim_grow((void **)&B->dof, &B->capdof, n, sizeof *B->dof);
+  if (!rc) rc = sim_grow((void **)&B->pose, &B->cappose, n, sizeof *B->pose);
+  if (!rc) rc = sim_grow((void **)&B->saved, &B->capsaved, n, sizeof *B->saved);
+  return rc;
+}
+
 int cpk_world_step(cpk_world *w, cpk_sim_step_info *info, cpk_error *err)
 {
   step_ws s;
   cpk_sim_step_info local;
+  sim_step_buf *B = &w->buf;
   double t0 = cpk_wtime();
   if (!info) info = &local;
   memset(info, 0, sizeof *info);
   memset(&s, 0, sizeof s);
-  s.dof = cpk_alloc_array(w->nbodies + 1, sizeof *s.dof);
-  s.pose = cpk_alloc_array(w->nbodies + 1, sizeof *s.pose);
-  if (!s.dof || !s.pose) {
-    free(s.dof);
-    free(s.pose);
-    return cpk_error_set(err, CPK_ENOMEM, "out of memory");
-  }
+  if (step_buffers(w)) return cpk_error_set(err, CPK_ENOMEM, "out of memory");
+  s.dof = B->dof;
+  s.pose = B->pose;
+  s.g = B->g;
+  s.capg = B->capg;
+  s.psi = B->psi;
+  s.cappsi = B->cappsi;
   int rc = sim_dofs(w, s.dof, &s.nv) ? CPK_OK
                                       : cpk_error_set(err, CPK_EINVAL, "the world has no dynamic body");
-  cpk_body *saved = rc ? NULL : midstep_begin(w);
-  if (!rc && !saved) rc = cpk_error_set(err, CPK_ENOMEM, "out of memory");
-  if (!rc) {
+  if (!rc) { /* the driven bodies at mid-step, as midstep_begin, into the kept copy */
+    memcpy(B->saved, w->bodies, w->nbodies * sizeof *B->saved);
+    driven_midstep(w);
     rc = strcmp(w->settings.model, SIM_MODEL_KV_IMPLICIT) ? run_step(w, &s, info, err)
                                                           : sim_implicit_step(w, info, err);
-    if (rc) midstep_end(w, saved); /* failed: not moved */
-    else free(saved);
+    if (rc) memcpy(w->bodies, B->saved, w->nbodies * sizeof *w->bodies); /* failed: not moved */
   }
   info->time = w->time;
   info->ncontacts = rc ? 0 : w->ncontacts;
   info->contacts = w->contacts;
   info->solve_time_s = cpk_wtime() - t0;
-  free(s.dof);
-  free(s.pose);
-  free(s.g);
-  free(s.psi);
+  B->g = s.g; /* the arrays the step grew stay the world's */
+  B->capg = s.capg;
+  B->psi = s.psi;
+  B->cappsi = s.cappsi;
   out_free(&s.o);
   return rc;
 }

@@ -92,6 +92,11 @@ void cpk_world_free(cpk_world *w)
   sim_cache_drop(&w->cache);
   free(w->mem_slots);
   free(w->cache.key);
+  free(w->buf.dof);
+  free(w->buf.pose);
+  free(w->buf.saved);
+  free(w->buf.g);
+  free(w->buf.psi);
   free(w);
 }
 

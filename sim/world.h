@@ -46,6 +46,16 @@ typedef struct sim_cache {
   long compiles, updates;       /* full compiles and in-place updates so far */
 } sim_cache;
 
+/* Work arrays of cpk_world_step kept across steps (step.c): once grown, a step takes no
+ * memory of its own for them. */
+typedef struct sim_step_buf {
+  size_t *dof;           /* first velocity of each body, or (size_t)-1 */
+  cpk_body *pose, *saved; /* the end-of-step estimate; the bodies as the step found them */
+  sim_geom *g;           /* the step's contacts */
+  size_t capdof, cappose, capsaved, capg, cappsi; /* their room (sim_grow) */
+  double *psi;           /* their linearised gaps (implicit sweeps) */
+} sim_step_buf;
+
 struct cpk_world {
   cpk_sim_settings settings;
   double time;
@@ -62,6 +72,7 @@ struct cpk_world {
   size_t nmemory, cap_memory;
   sim_memory *memory;
   sim_cache cache;
+  sim_step_buf buf;
   /* hash index of memory (memory_index.c): valid when mem_indexed == nmemory */
   size_t *mem_slots, mem_slots_cap, mem_mask, mem_indexed;
   /* kelvin-voigt-implicit: the last solution and its pairs, the next start point */
@@ -75,7 +86,8 @@ struct cpk_world {
 int sim_grow(void **arr, size_t *cap, size_t need, size_t size);
 /* Solve p from z0 with `solver`, then with the settings' fallback solver (if it
  * takes p) when that fails; adds the iterations and the fallbacks used.
- * CPK_ENOCONV naming the time, the solver, n and `what` unless solved. */
+ * CPK_ENOCONV naming the time, the solver, n and `what` (NULL: "contacts (MODEL model)",
+ * composed only then: a step's solve formats nothing) unless solved. */
 int sim_solve(cpk_world *w, const cpk_problem *p, const double *z0, const char *solver, size_t n,
               const char *what, cpk_result *r, long *iterations, int *fallbacks, cpk_error *err);
 /* The cache (step_cache.c): 1 when it holds a problem compiled for contacts g[0..ng-1];

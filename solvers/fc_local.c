@@ -23,6 +23,7 @@ typedef struct local_problem {
   const double *W, *q;
   double rho[DMAX]; /* Alart-Curnier weights: 1 / W_nn, then one value for every tangential row */
   double wnorm;     /* |W|_F >= |W|_2: rho = 1 / wnorm makes the projection step safe */
+  double G[DMAX * DMAX]; /* I - diag(rho) W, row-major: the Jacobian's constant factor */
 } local_problem;
 
 static void velocity(const local_problem *L, const double *r, double *u)
@@ -84,13 +85,20 @@ static int cramer_solve(size_t d, const double *A, const double *b, double *x)
  * of the round-off in computing it (|r| + |u| times a few epsilons), which an
  * absolute tol cannot beat when reactions are large (e.g. W ~ 1e-5, r ~ 1e5).
  */
-static int converged(const local_problem *L, const double *r)
+/* converged() with u = W r + q already at hand. */
+static int converged_at(const local_problem *L, const double *r, const double *u)
 {
-  double u[DMAX], e[DMAX];
-  velocity(L, r, u);
+  double e[DMAX];
   double res = cpk_cone_natural_map(L->dim, L->mu, r, u, e);
   double noise = ROUNDOFF * (norm2(L->dim, r) + norm2(L->dim, u));
   return res <= fmax(L->tol, noise);
+}
+
+static int converged(const local_problem *L, const double *r)
+{
+  double u[DMAX];
+  velocity(L, r, u);
+  return converged_at(L, r, u);
 }
 
 /*
@@ -178,12 +186,13 @@ static void ac_projection(const local_problem *L, const double *v, double *P, do
 
 /*
  * The Alart-Curnier function phi(r) = r - P(r - rho (W r + q)) and, when J is not
- * NULL, J = I - dP (I - diag(rho) W). Returns the merit 0.5 |phi|^2.
+ * NULL, J = I - dP (I - diag(rho) W); u = W r + q. Returns the merit 0.5 |phi|^2.
  */
-static double ac_function(const local_problem *L, const double *r, double *phi, double *J)
+static double ac_function(const local_problem *L, const double *r, double *phi, double *J,
+                          double *u)
 {
   size_t d = L->dim;
-  double u[DMAX], v[DMAX] = {0}, P[DMAX], Dp[DMAX * DMAX], psi = 0.0;
+  double v[DMAX] = {0}, P[DMAX], Dp[DMAX * DMAX], psi = 0.0;
   velocity(L, r, u);
   for (size_t k = 0; k < d; k++) v[k] = r[k] - L->rho[k] * u[k];
   ac_projection(L, v, P, J ? Dp : NULL);
@@ -194,7 +203,7 @@ static double ac_function(const local_problem *L, const double *r, double *phi, 
   for (size_t k = 0; J && k < d; k++)
     for (size_t j = 0; j < d; j++) {
       double s = (k == j);
-      for (size_t l = 0; l < d; l++) s -= Dp[k * d + l] * ((l == j) - L->rho[l] * L->W[l * d + j]);
+      for (size_t l = 0; l < d; l++) s -= Dp[k * d + l] * L->G[l * d + j];
       J[k * d + j] = s;
     }
   return isfinite(psi) ? 0.5 * psi : INFINITY;
@@ -210,26 +219,28 @@ static int ac_newton(const local_problem *L, double *r, long max_iter)
 {
   size_t d = L->dim;
   double phi[DMAX], J[DMAX * DMAX], step[DMAX], rhs[DMAX], rt[DMAX], phit[DMAX], Jt[DMAX * DMAX];
-  double psi = ac_function(L, r, phi, J);
+  double u[DMAX], ut[DMAX]; /* W r + q at r and at the trial: the convergence test's too */
+  double psi = ac_function(L, r, phi, J, u);
   for (long it = 0; it < max_iter && isfinite(psi); it++) {
-    if (converged(L, r)) return 1;
+    if (converged_at(L, r, u)) return 1;
     for (size_t k = 0; k < d; k++) rhs[k] = -phi[k];
     if (fc_local_small_solve(d, J, rhs, step)) memcpy(step, rhs, d * sizeof *step);
     double alpha = 1.0, psit;
     int backtracks = 0;
     for (;;) { /* the trial's Jacobian comes along: most first trials are accepted */
       for (size_t k = 0; k < d; k++) rt[k] = r[k] + alpha * step[k];
-      psit = ac_function(L, rt, phit, Jt);
+      psit = ac_function(L, rt, phit, Jt, ut);
       if (psit <= (1.0 - 2.0 * ARMIJO * alpha) * psi) break;
-      if (++backtracks > MAX_BACKTRACKS) return converged(L, r);
+      if (++backtracks > MAX_BACKTRACKS) return converged_at(L, r, u);
       alpha *= 0.5;
     }
     memcpy(r, rt, d * sizeof *r);
+    memcpy(u, ut, d * sizeof *u);
     memcpy(phi, phit, d * sizeof *phi);
     memcpy(J, Jt, d * d * sizeof *J);
     psi = psit;
   }
-  return converged(L, r);
+  return converged_at(L, r, u);
 }
 
 /*
@@ -281,6 +292,8 @@ static void local_setup(local_problem *L, size_t dim, double mu, const double *W
   for (size_t k = 1; k < dim; k++) wtt += W[k * dim + k] / (double)(dim - 1);
   L->rho[0] = W[0] > RHO_FLOOR * wmax ? 1.0 / W[0] : 1.0 / wmax;
   for (size_t k = 1; k < dim; k++) L->rho[k] = wtt > RHO_FLOOR * wmax ? 1.0 / wtt : 1.0 / wmax;
+  for (size_t l = 0; l < dim; l++) /* what every Jacobian of ac_function multiplies dP by */
+    for (size_t j = 0; j < dim; j++) L->G[l * dim + j] = (l == j) - L->rho[l] * W[l * dim + j];
 }
 
 /*

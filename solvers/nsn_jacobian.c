@@ -109,11 +109,22 @@ static void diagonal_block(const nsn_state *S, size_t c, double *blk)
       if ((size_t)W->i[k] / d == c) blk[((size_t)W->i[k] % d) * d + j % d] = W->x[k];
 }
 
-/* ||sym(B)||_2 of the m-by-m trailing part of a d*d block starting at (off, off), by power iteration. */
+/* ||S||_2 of the symmetric 2x2 [a b; b c]: its eigenvalues are (a+c)/2 +- hypot((a-c)/2, b). */
+static double sym_norm2(double a, double b, double c)
+{
+  return fabs(0.5 * (a + c)) + hypot(0.5 * (a - c), b);
+}
+
+/* ||sym(B)||_2 of the m-by-m trailing part of a d*d block starting at (off, off): in closed form
+ * for m = 2 (the default policy's tangent block, every step of a re-solve: power iteration took
+ * up to 100 sweeps on the near-isotropic blocks of contacts on a plane), else by power iteration. */
 static double sym_norm(const double *blk, size_t d, size_t off)
 {
   double v[CPK_CONE_DIM_MAX], w[CPK_CONE_DIM_MAX], lam = 0.0;
   size_t m = d - off;
+  if (m == 2)
+    return sym_norm2(blk[off * d + off], 0.5 * (blk[off * d + off + 1] + blk[(off + 1) * d + off]),
+                     blk[(off + 1) * d + off + 1]);
   for (size_t a = 0; a < m; a++) v[a] = 1.0 / (1.0 + (double)a); /* not orthogonal to any axis */
   for (int it = 0; it < 100; it++) {
     double s = 0.0;

@@ -43,14 +43,24 @@ static int solves_cone(const cpk_contact_system *s, const char *model, const dou
 }
 
 /* A particle of mass m resting on the plane: P = (m g h, 0, 0). */
-static void test_resting(void)
+/* A particle of mass m, velocity v, on the plane with friction mu and ellipsoid (e_t, e_o). */
+static cpk_contact_system *particle_on_plane(double m, const double *v, double mu, double et,
+                                             double eo)
 {
-  double v[3] = {0, 0, 0}, m = 2.0;
   cpk_contact_system *s = ft_particle(m, H, v);
   cpk_contact_params cp;
   cpk_contact_params_default(&cp);
-  cp.mu = 0.5;
+  cp.mu = mu;
+  cp.e_t = et;
+  cp.e_o = eo;
   ft_plane_contact(s, &cp);
+  return s;
+}
+
+static void test_resting(void)
+{
+  double v[3] = {0, 0, 0}, m = 2.0;
+  cpk_contact_system *s = particle_on_plane(m, v, 0.5, 1.0, 1.0);
   cpk_compile_options o = cone_options();
   cpk_problem *p = NULL;
   cpk_varmap *map = NULL;
@@ -73,6 +83,7 @@ static void test_resting(void)
   cpk_problem_free(p);
   cpk_varmap_free(map);
   /* a gap: psi / h enters q_n, so a particle 1 mm above the plane falling 1 mm/step flies */
+  cpk_contact_params cp = s->contacts[0];
   cp.psi = 0.002;
   cpk_contact_set_params(s, 0, &cp, NULL);
   double none[4] = {0, 0, 0, 0};
@@ -352,8 +363,35 @@ static void test_refused(void)
   cpk_contact_system_free(s);
 }
 
+/* The cone form's start point takes the impulses alone (no motion computed): the
+ * impulses read back from it are the ones given, in both models. */
+static void test_point_roundtrip(void)
+{
+  double v[3] = {1, 0.5, 0};
+  cpk_contact_system *s = particle_on_plane(1.0, v, 0.5, 2.0, 0.5);
+  const char *models[2] = {"point-coulomb", "elliptic-torsional"};
+  for (int k = 0; k < 2; k++) {
+    cpk_compile_options o = cone_options();
+    cpk_problem *p = NULL;
+    cpk_varmap *map = NULL;
+    double P[4] = {0.3, -0.1, 0.05, 0}, Q[4] = {-1, -1, -1, -1}, worst = INFINITY;
+    double *z = cpk_compile(s, models[k], &o, &p, &map, NULL) ? NULL : point_of(map, P);
+    if (z && !cpk_varmap_impulses(map, z, Q)) {
+      worst = 0;
+      for (int a = 0; a < 3; a++) worst = fmax(worst, fabs(Q[a] - P[a]));
+    }
+    t_ok(worst <= 1e-15, "%s cone form: the start point's impulses are the given ones (%.1e)",
+         models[k], worst);
+    free(z);
+    cpk_problem_free(p);
+    cpk_varmap_free(map);
+  }
+  cpk_contact_system_free(s);
+}
+
 int main(void)
 {
+  test_point_roundtrip();
   test_resting();
   test_sliding();
   test_spinning();

@@ -325,8 +325,37 @@ static void test_sparse_dense(void)
   gsl_rng_free(g);
 }
 
+/* One contact whose tangential block is anisotropic and not symmetric (the split policy's
+ * rho_t is 1 / the 2 x 2 norm of its symmetric part, in closed form), sliding: solved under
+ * both rho policies, the answer checked independently. */
+static void test_anisotropic_tangent(void)
+{
+  double A[3][3] = {{2, 0.3, -0.1}, {0.3, 5, 1.2}, {-0.1, 0.8, 0.5}};
+  double q[3] = {-1, 2, -3}, mu[1] = {0.6};
+  cpk_matrix *W = NULL;
+  cpk_problem *p = NULL;
+  if (!cpk_matrix_alloc_dense(3, 3, &W)) {
+    for (int i = 0; i < 3; i++)
+      for (int j = 0; j < 3; j++) gsl_matrix_set(W->dense, i, j, A[i][j]);
+    cpk_problem_alloc_friction_cone(W, q, 3, mu, &p);
+  }
+  for (int policy = CPK_NSN_RHO_SPLIT; policy <= CPK_NSN_RHO_SPECTRAL; policy++) {
+    cpk_settings s;
+    cpk_settings_default(&s);
+    s.nsn.rho = policy;
+    cpk_result *r = run(p, &s);
+    t_ok(r && r->status == CPK_STATUS_SOLVED && t_is_fc_solution(p, r->z, 1e-9),
+         "anisotropic tangent block, rho policy %d: solved and checked (%ld iterations)", policy,
+         r ? r->iterations : -1L);
+    cpk_result_free(r);
+  }
+  cpk_problem_free(p);
+  cpk_matrix_free(W);
+}
+
 int main(void)
 {
+  test_anisotropic_tangent();
   test_one_contact();
   test_random();
   test_fclib_samples();

@@ -373,6 +373,9 @@ int main(void)
   random_scene(2, 400, 8, 0);
   random_scene(3, 300, 5, 1e6);  /* far from the origin */
   random_scene(4, 150, 1e-3, 0); /* all in one cell */
+  random_scene(5, 12, 1.5, 0);   /* 14 bodies: every pair tested directly, no grid */
+  random_scene(6, 14, 1, 1e6);   /* 16 bodies, the most tested directly */
+  random_scene(7, 15, 1, 0);     /* 17: the grid again */
   unsupported_far();
   /* Kept across steps, Lemke starts from its last basis (sim/step_cache.c), compiled
    * anew from the stepper's point: another pivot path to the same solution, up to the
