@@ -3,6 +3,7 @@
 #include <string.h>
 #include <cpkit/util.h>
 #include "compiled.h"
+#include "lu_solve1.h"
 
 /*
  * A rigid-body world's M is block diagonal (m I and the world inertia per
@@ -11,37 +12,15 @@
  * contacts (a full solve per contact made it O(contacts x velocities)).
  */
 
-/* LAPACK's LU (Fortran symbols, LP64, gfortran's hidden length last: the declarations
- * of the lapack linsys backend, which is solvers'; GSL's LU allocates a pivot vector
+/* LAPACK's LU (Fortran symbol, LP64: the declaration
+ * of linalg's lapack backend, which formulations/ may not include; GSL's LU allocates a pivot vector
  * it does not check, so it cannot be used where memory may run out). */
 void dgetrf_(const int *m, const int *n, double *a, const int *lda, int *ipiv, int *info);
-void dtrsv_(const char *uplo, const char *trans, const char *diag, const int *n, const double *a,
-            const int *lda, double *x, const int *incx, size_t uplo_len, size_t trans_len,
-            size_t diag_len);
 
 /* Largest block also kept as its inverse: a rigid body's blocks (1, 1, 1 and 3) are
  * solved many times a step (four wrench columns per contact), and LAPACK's call
  * costs far more than a 3 x 3 product there. */
 #define MASS_INVERSE_MAX 8
-
-/* x <- (P L U)^{-T} x for one block's factors: dgetrs('T') for one right-hand side (two
- * triangular solves, then the row interchanges in reverse), through dtrsv: OpenBLAS's dgetrs
- * takes its threaded path even for a 3 x 3 block and wakes its thread pool every call. */
-static void block_solve_t(int len, const double *lu, const int *perm, double *x)
-{
-  int one = 1;
-  if (len == 1) { /* what the two solves do for a 1 x 1 block */
-    x[0] /= lu[0];
-    return;
-  }
-  dtrsv_("U", "T", "N", &len, lu, &len, x, &one, 1, 1, 1);
-  dtrsv_("L", "T", "U", &len, lu, &len, x, &one, 1, 1, 1);
-  for (int i = len; i-- > 0;) {
-    double t = x[i];
-    x[i] = x[perm[i] - 1];
-    x[perm[i] - 1] = t;
-  }
-}
 
 /* Contiguous diagonal blocks of M: start[b] .. start[b + 1] - 1. 0 when an entry
  * couples two such ranges, or a block is larger than CVM_MASS_BLOCK_MAX. */
@@ -78,7 +57,7 @@ static int invert_small_blocks(cvm_mass *F, size_t total)
     if (len > MASS_INVERSE_MAX) continue;
     for (int j = 0; j < len; j++) {
       X[j + j * len] = 1.0;
-      block_solve_t(len, F->L + F->off[b], F->perm + F->start[b], X + j * len);
+      cpk_lu_solve1(len, F->L + F->off[b], F->perm + F->start[b], X + j * len, 1);
     }
   }
   return CPK_OK;
@@ -176,7 +155,7 @@ void cvm_mass_solve_block(const cvm_mass *F, size_t b, double *x)
     memcpy(xb, y, (size_t)len * sizeof *y);
     return;
   }
-  block_solve_t(len, F->L + F->off[b], F->perm + F->start[b], x + F->start[b]);
+  cpk_lu_solve1(len, F->L + F->off[b], F->perm + F->start[b], x + F->start[b], 1);
 }
 
 int cvm_mass_apply(const cvm_mass *F, double *x)

@@ -8,6 +8,7 @@
 #include <cpkit/util.h>
 #include "lapack_decl.h"
 #include "linsys_eta.h"
+#include "lu_solve1.h"
 
 /* A reciprocal condition estimate (1-norm, equilibrated matrix) at or below this is singular. */
 #define LAPACK_SINGULAR_RCOND (1e3 * DBL_EPSILON)
@@ -162,42 +163,13 @@ static int lapack_factor(void *state, const cpk_csc *A)
   return linsys_eta_backend_end_factor(&s->base, rc);
 }
 
-/*
- * x <- (P L U)^{-1} x or (P L U)^{-T} x: what dgetrs does for one right-hand side (its row
- * interchanges and two triangular solves), through dtrsv. OpenBLAS's dgetrs hands even
- * n = 9 to its threaded path, which wakes the thread pool on every call: on the tripod's
- * cone steps (a 9 x 9 solve every Newton iteration) the workers spinning in sched_yield
- * were about 15% of the process's samples; dtrsv runs on the calling thread.
- */
-static void lapack_lu_solve(const lapack_state *s, double *x, int transpose)
-{
-  int n = s->ni, one = 1;
-  if (!transpose) {
-    for (int i = 0; i < n; i++) {
-      double t = x[i];
-      x[i] = x[s->ipiv[i] - 1];
-      x[s->ipiv[i] - 1] = t;
-    }
-    dtrsv_("L", "N", "U", &n, s->lu, &n, x, &one, 1, 1, 1);
-    dtrsv_("U", "N", "N", &n, s->lu, &n, x, &one, 1, 1, 1);
-    return;
-  }
-  dtrsv_("U", "T", "N", &n, s->lu, &n, x, &one, 1, 1, 1);
-  dtrsv_("L", "T", "U", &n, s->lu, &n, x, &one, 1, 1, 1);
-  for (int i = n; i-- > 0;) {
-    double t = x[i];
-    x[i] = x[s->ipiv[i] - 1];
-    x[s->ipiv[i] - 1] = t;
-  }
-}
-
 /* x <- A_0^{-1} x = C (LU)^{-1} R x, or A_0^{-T} x = R (LU)^{-T} C x. */
 static int lapack_solve_a0(void *state, double *x, int transpose)
 {
   lapack_state *s = state;
   const double *pre = transpose ? s->c : s->r, *post = transpose ? s->r : s->c;
   for (size_t i = 0; i < s->base.n; i++) x[i] *= pre[i];
-  lapack_lu_solve(s, x, transpose);
+  cpk_lu_solve1(s->ni, s->lu, s->ipiv, x, transpose);
   for (size_t i = 0; i < s->base.n; i++) x[i] *= post[i];
   return CPK_OK;
 }

@@ -5,6 +5,7 @@
 #include <cpkit/result.h>
 #include <cpkit/util.h>
 #include "lapack_decl.h"
+#include "lu_solve1.h"
 #include "lemke_box.h"
 
 /*
@@ -242,9 +243,7 @@ static int solve_states(lemke_box *B, const cpk_problem *p)
       if ((rc = drop(B, p, B->free_idx[dep]))) return rc;
       continue;
     }
-    int m = (int)B->m, one = 1, info = 0;
-    if (m > 0) dgetrs_("N", &m, &one, B->G, &m, B->ipiv, B->y, &m, &info, 1);
-    if (info) return CPK_ELINSYS;
+    cpk_lu_solve1((int)B->m, B->G, B->ipiv, B->y, 0);
     fill_z(B, p);
     rc = cpk_problem_eval(p, B->z, B->w);
     for (size_t i = 0; i < B->n; i++) B->w[i] += B->reg * B->z[i]; /* w of M + reg I */
@@ -256,10 +255,8 @@ static int solve_states(lemke_box *B, const cpk_problem *p)
 /* One refinement step: y += (G + reg I)^{-1} (-w_F) on the current states, z and w (M's) after it. */
 static int refine_step(lemke_box *B, const cpk_problem *p)
 {
-  int m = (int)B->m, one = 1, info = 0;
   for (size_t a = 0; a < B->m; a++) B->y[a] = -B->w[B->free_idx[a]];
-  dgetrs_("N", &m, &one, B->G, &m, B->ipiv, B->y, &m, &info, 1);
-  if (info) return CPK_ELINSYS;
+  cpk_lu_solve1((int)B->m, B->G, B->ipiv, B->y, 0);
   for (size_t a = 0; a < B->m; a++) B->y[a] += B->z[B->free_idx[a]];
   fill_z(B, p);
   B->refinements++;

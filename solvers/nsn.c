@@ -387,7 +387,7 @@ static void fill_stats(const nsn_state *S, const cpk_linsys_stats *ls0, const cp
   cpk_result_set_stat(r, "symbolic_analyses", (double)(ls.symbolic - ls0->symbolic));
   cpk_result_set_stat(r, "factor_time_s", ls.factor_time_s - ls0->factor_time_s);
   cpk_result_set_stat(r, "nnz_factors", ls.nnz_factors);
-  cpk_result_set_stat(r, "sparse_linsys", strcmp(cpk_linsys_name(S->ls), "umfpack") == 0);
+  cpk_result_set_stat(r, "sparse_linsys", ls.sparse);
   cpk_result_set_stat(r, "function_evaluations", (double)S->evaluations);
   cpk_result_set_stat(r, "linesearch_backtracks", (double)S->backtracks);
   cpk_result_set_stat(r, "regularizations", (double)S->regularizations);
