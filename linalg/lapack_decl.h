@@ -10,8 +10,6 @@
  * gfortran passes it (and LAPACKE's own prototypes declare it).
  */
 void dgetrf_(const int *m, const int *n, double *a, const int *lda, int *ipiv, int *info);
-void dgetrs_(const char *trans, const int *n, const int *nrhs, const double *a, const int *lda,
-             const int *ipiv, double *b, const int *ldb, int *info, size_t trans_len);
 void dgecon_(const char *norm, const int *n, const double *a, const int *lda, const double *anorm,
              double *rcond, double *work, int *iwork, int *info, size_t norm_len);
 void dtrsv_(const char *uplo, const char *trans, const char *diag, const int *n, const double *a,
