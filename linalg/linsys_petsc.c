@@ -133,8 +133,8 @@ static int petsc_alloc_spd(void **state, size_t n, int spd)
   if (!rc) rc = petsc_rows_alloc(&s->R, n);
   s->base.alpha = cpk_alloc_array(n, sizeof *s->base.alpha);
   if (!rc) rc = !s->base.alpha ? CPK_ENOMEM : linsys_eta_alloc(&s->base.eta, n);
-  if (!rc && petsc_setup_ksp(s)) rc = CPK_ELINSYS;
-  rc = petsc_agree_rc(s->comm, rc);
+  rc = petsc_agree_rc(s->comm, rc); /* before the KSP's creation, which is collective */
+  if (!rc) rc = petsc_agree_rc(s->comm, petsc_setup_ksp(s) ? CPK_ELINSYS : CPK_OK);
   if (rc) {
     petsc_free(s);
     return rc;
