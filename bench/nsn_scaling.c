@@ -9,10 +9,13 @@
 static const char *usage =
     "usage: nsn_scaling [--bodies STACK,PILE,WALL,PLATE] [--max-iter N] [--time-limit S]\n"
     "                   [--rho K] [--nonmonotone M] [--verbose 0|1|2] [--linsys NAME]\n"
+    "                   [--write DIR]\n"
     "  builds each scene (h 0.01, mu 0.5, seed 1; default bodies 2560,3375,900,4096: the\n"
     "  largest scenes-large instances), takes its Delassus operator's (n, t, o) rows and\n"
     "  columns as the cone problem's W, q = b with psi/h on the normal entries, solves it\n"
-    "  with nsn (UMFPACK) and prints time per iteration against the mean factorization time.\n";
+    "  with nsn (UMFPACK) and prints time per iteration against the mean factorization time.\n"
+    "  --write DIR writes each cone problem to DIR/SCENE-bBODIES.cpk instead of solving it\n"
+    "  (for `cpkit solve`, e.g. under mpirun with --linsys petsc).\n";
 
 /* W and q of the cone problem: the (n, t, o) part of the 4-per-contact Delassus operator. */
 static int cone_problem(const cpk_contact_system *s, cpk_problem **out, cpk_error *err)
@@ -60,6 +63,18 @@ static double stat(const cpk_result *r, const char *name)
   return v;
 }
 
+/* Where --write puts the problems (NULL: solve them). */
+static const char *write_dir;
+
+static int write_problem(const cpk_problem *p, cpk_bench_scene_kind kind, size_t bodies, cpk_error *err)
+{
+  char path[4096];
+  snprintf(path, sizeof path, "%s/%s-b%zu.cpk", write_dir, cpk_bench_scene_name(kind), bodies);
+  int rc = cpk_problem_write_file(p, path, err);
+  if (!rc) printf("%s: %zu contacts, n %zu, nnz(W) %zu\n", path, p->nc, p->n, cpk_matrix_nnz(p->M));
+  return rc;
+}
+
 static int run_scene(cpk_bench_scene_kind kind, size_t bodies, const cpk_settings *st)
 {
   cpk_bench_scene_options o;
@@ -74,6 +89,13 @@ static int run_scene(cpk_bench_scene_kind kind, size_t bodies, const cpk_setting
   o.seed = 1;
   int rc = cpk_bench_scene_generate(kind, &o, &sys, NULL, &err);
   if (!rc) rc = cone_problem(sys, &p, &err);
+  if (!rc && write_dir) {
+    rc = write_problem(p, kind, bodies, &err);
+    if (rc) fprintf(stderr, "%s b%zu: %s\n", cpk_bench_scene_name(kind), bodies, err.message);
+    cpk_problem_free(p);
+    cpk_contact_system_free(sys);
+    return rc;
+  }
   if (!rc) rc = cpk_result_alloc(p->n, &r);
   if (!rc) rc = cpk_solve(p, "nsn", st, r, &err);
   if (rc) {
@@ -121,6 +143,8 @@ int main(int argc, char **argv)
       st.verbose = atoi(argv[a + 1]);
     } else if (!strcmp(argv[a], "--time-limit")) {
       st.time_limit = atof(argv[a + 1]);
+    } else if (!strcmp(argv[a], "--write")) {
+      write_dir = argv[a + 1];
     } else if (!strcmp(argv[a], "--linsys") && cpk_linsys_find(argv[a + 1])) {
       st.linsys = cpk_linsys_find(argv[a + 1]);
     } else {
@@ -129,7 +153,7 @@ int main(int argc, char **argv)
     }
   }
   if (cpk_mpi_rank() != 0 && !freopen("/dev/null", "w", stdout)) return 1; /* rank 0 reports */
-  printf("%-6s %6s %7s %9s %-15s %5s %9s %8s %5s %9s %9s %6s\n", "scene", "bodies", "nc",
+  if (!write_dir) printf("%-6s %6s %7s %9s %-15s %5s %9s %8s %5s %9s %9s %6s\n", "scene", "bodies", "nc",
          "nnz(W)", "status", "iter", "fclib_mer", "time_s", "fact", "fact_s", "iter_s", "ratio");
   int failed = 0;
   for (int k = 0; k < CPK_SCENE_COUNT; k++)

@@ -11,6 +11,7 @@ const cpk_linsys_type *cpk_linsys_petsc_cg = NULL;
 #include <stdlib.h>
 #include <string.h>
 #include <petscksp.h>
+#include <cpkit/parallel.h>
 #include <cpkit/util.h>
 #include "linsys_eta.h"
 #include "linsys_petsc.h"
@@ -22,14 +23,16 @@ const cpk_linsys_type *cpk_linsys_petsc_cg = NULL;
  * or the CG/GAMG work is split. The solution is gathered back on every rank
  * (`gather`) because every rank's solver continues with all of it. Every call
  * is collective: all ranks factor and solve in the same order, as replicated
- * solvers do.
+ * solvers do. Each call starts with cpk_mpi_agree: a rank whose solver failed
+ * between two calls agrees on its error in the driver instead of entering the
+ * call, and the other ranks return that error rather than wait for it.
  */
 typedef struct petsc_state {
   linsys_eta_backend base; /* first: n, factored, the eta file, stats */
   int spd;                 /* CG + GAMG instead of LU; 0 after a fall-back to LU */
   MPI_Comm comm;
   int rank, size;
-  size_t group;            /* -cpk_row_block (default 1); the driver's row group may be larger */
+  size_t group;            /* rows per contact: the larger of -cpk_row_block and the driver's at alloc */
   Mat A;                   /* NULL until the first pattern */
   KSP ksp;
   Vec b, x, xall;          /* b, x distributed like A's rows; xall all of x on every rank */
@@ -106,7 +109,7 @@ static PetscErrorCode petsc_setup_ksp(petsc_state *s)
   PetscCall(KSPSetOptionsPrefix(s->ksp, "cpk_"));
   PetscCall(KSPSetFromOptions(s->ksp));
   PetscCall(PetscOptionsGetInt(NULL, "cpk_", "-row_block", &group, &set));
-  s->group = set && group > 0 ? (size_t)group : 1;
+  s->group = set && group > (PetscInt)petsc_row_group() ? (size_t)group : petsc_row_group();
   return 0;
 }
 
@@ -116,7 +119,7 @@ static int petsc_alloc_spd(void **state, size_t n, int spd)
 {
   *state = NULL;
   if (n >= (size_t)PETSC_MAX_INT) return CPK_EOVERFLOW;
-  int rc = petsc_ready();
+  int rc = cpk_mpi_agree(petsc_ready());
   if (rc) return rc;
   petsc_state *s = calloc(1, sizeof *s);
   if (!s) return petsc_agree_rc(PETSC_COMM_WORLD, CPK_ENOMEM); /* the other ranks wait for it */
@@ -131,8 +134,8 @@ static int petsc_alloc_spd(void **state, size_t n, int spd)
   if (!rc) rc = petsc_rows_alloc(&s->R, n);
   s->base.alpha = cpk_alloc_array(n, sizeof *s->base.alpha);
   if (!rc) rc = !s->base.alpha ? CPK_ENOMEM : linsys_eta_alloc(&s->base.eta, n);
-  if (!rc && petsc_setup_ksp(s)) rc = CPK_ELINSYS;
-  rc = petsc_agree_rc(s->comm, rc);
+  rc = petsc_agree_rc(s->comm, rc); /* before the KSP's creation, which is collective */
+  if (!rc) rc = petsc_agree_rc(s->comm, petsc_setup_ksp(s) ? CPK_ELINSYS : CPK_OK);
   if (rc) {
     petsc_free(s);
     return rc;
@@ -174,8 +177,7 @@ static int petsc_new_pattern(petsc_state *s, const cpk_csc *A)
   size_t r0, r1;
   if ((size_t)A->p[A->n] >= (size_t)PETSC_MAX_INT) return CPK_EOVERFLOW;
   petsc_drop_pattern(s);
-  size_t group = petsc_row_group();
-  petsc_rows_split(&s->R, A, s->group > group ? s->group : group, s->rank, s->size, &r0, &r1);
+  petsc_rows_split(&s->R, A, s->group, s->rank, s->size, &r0, &r1);
   int rc = petsc_rows_pattern(&s->R, A, r0, r1);
   rc = petsc_agree_rc(s->comm, rc);
   if (rc) return rc;
@@ -209,8 +211,8 @@ static int petsc_numeric(petsc_state *s, const cpk_csc *A)
 {
   PC pc;
   PCFailedReason why = PC_NOERROR;
-  int rc = petsc_agree_rc(s->comm, petsc_set_values(s, A) ? CPK_ELINSYS : CPK_OK);
-  if (rc || KSPSetOperators(s->ksp, s->A, s->A) || KSPGetPC(s->ksp, &pc)) return CPK_ELINSYS;
+  int rc = petsc_set_values(s, A) || KSPSetOperators(s->ksp, s->A, s->A) || KSPGetPC(s->ksp, &pc);
+  if (petsc_agree_rc(s->comm, rc ? CPK_ELINSYS : CPK_OK)) return CPK_ELINSYS; /* before the collective setup */
   PetscErrorCode err = KSPSetUp(s->ksp);
   if (PCGetFailedReason(pc, &why) == 0 && why != PC_NOERROR)
     return why == PC_SUBPC_ERROR || why == PC_SETUP_ERROR ? CPK_ELINSYS : CPK_ESINGULAR;
@@ -226,8 +228,9 @@ static int petsc_numeric(petsc_state *s, const cpk_csc *A)
 static int petsc_factor(void *state, const cpk_csc *A)
 {
   petsc_state *s = state;
-  int rc = linsys_eta_backend_begin_factor(&s->base, A);
-  if (rc) return rc;
+  int mine = linsys_eta_backend_begin_factor(&s->base, A), rc = cpk_mpi_agree(mine);
+  if (mine) return rc; /* refused here: the previous factors stand */
+  if (rc) return linsys_eta_backend_end_factor(&s->base, rc); /* another rank failed: no factors */
   if (s->base.n > 0) { /* the empty matrix needs no factors */
     /* same branch on every rank: failed is agreed, petsc_same_pattern reduced */
     if (s->failed || !petsc_same_pattern(s, A)) rc = petsc_new_pattern(s, A);
@@ -251,10 +254,13 @@ static int petsc_fall_back_to_lu(petsc_state *s, int transpose, KSPConvergedReas
   PC pc;
   PCFailedReason failed = PC_NOERROR;
   s->spd = 0;
-  if (petsc_use_lu(s->ksp) || KSPGetPC(s->ksp, &pc)) return CPK_ELINSYS;
+  int rc = petsc_use_lu(s->ksp) || KSPGetPC(s->ksp, &pc) ? CPK_ELINSYS : CPK_OK;
+  if ((rc = petsc_agree_rc(s->comm, rc))) return rc; /* before the collective setup */
   PetscErrorCode err = KSPSetUp(s->ksp);
-  if (PCGetFailedReason(pc, &failed) == 0 && failed != PC_NOERROR) return CPK_ESINGULAR;
-  return err ? CPK_ELINSYS : petsc_ksp_run(s, transpose, why);
+  if (PCGetFailedReason(pc, &failed) == 0 && failed != PC_NOERROR) rc = CPK_ESINGULAR;
+  else if (err) rc = CPK_ELINSYS;
+  if ((rc = petsc_agree_rc(s->comm, rc))) return rc; /* before the collective solve */
+  return petsc_ksp_run(s, transpose, why);
 }
 
 /* This rank's rows of x into b. */
@@ -282,9 +288,11 @@ static int petsc_gather_solution(petsc_state *s, double *x)
 static int petsc_ksp_solve(void *state, double *x, int transpose)
 {
   petsc_state *s = state;
-  int rc = petsc_agree_rc(s->comm, petsc_scatter_rhs(s, x));
+  int rc = cpk_mpi_agree(CPK_OK);
+  if (rc) return rc;
+  rc = petsc_agree_rc(s->comm, petsc_scatter_rhs(s, x));
   KSPConvergedReason why = KSP_CONVERGED_ITERATING;
-  if (!rc) rc = petsc_ksp_run(s, transpose, &why);
+  if (!rc) rc = petsc_agree_rc(s->comm, petsc_ksp_run(s, transpose, &why)); /* before a fall-back's collectives */
   if (!rc && why < 0 && s->spd) rc = petsc_fall_back_to_lu(s, transpose, &why);
   rc = petsc_agree_rc(s->comm, rc);
   if (rc) return rc;

@@ -9,10 +9,14 @@
 /* MPI and PETSc up (initialised by cpkit if nobody did, finalised at exit): CPK_OK or CPK_ELINSYS. */
 int petsc_ready(void);
 
-/* Rows per contact, as the driver last set it (cpk_mpi_set_row_group). */
+/* Rows per contact for an instance allocated now, as the driver last set it (cpk_mpi_set_row_group). */
 size_t petsc_row_group(void);
 
-/* The most severe of the ranks' return codes (the smallest: errors are negative), on every rank. */
+/*
+ * One of the ranks' return codes on every rank: CPK_OK only if it is every rank's (the
+ * largest: error codes are positive). For failures inside a backend call, where every
+ * rank is in the same call; cpk_mpi_agree is the check at a call's entry.
+ */
 int petsc_agree_rc(MPI_Comm comm, int rc);
 
 /*

@@ -31,14 +31,21 @@ void cpk_mpi_block(size_t n, size_t group, int rank, int size, size_t *lo, size_
   *hi = g1 * group < n ? g1 * group : n;
 }
 
-static size_t row_group = 1; /* cpk_mpi_set_row_group */
+/*
+ * What the next petsc instance takes as its row group (petsc_row_group, read once at
+ * its allocation): each instance keeps its own, so solvers of different problems
+ * interleaved in one program each keep their contacts whole.
+ */
+static size_t next_row_group = 1;
 
-void cpk_mpi_set_row_group(size_t rows) { row_group = rows ? rows : 1; }
+void cpk_mpi_set_row_group(size_t rows) { next_row_group = rows ? rows : 1; }
 
 #ifndef HAVE_PETSC
 int cpk_mpi_rank(void) { return launcher_value(rank_vars, 0); }
 int cpk_mpi_size(void) { return launcher_value(size_vars, 1); }
 int cpk_mpi_all(int flag) { return flag != 0; }
+int cpk_mpi_agree(int rc) { return rc; }
+void cpk_mpi_agree_reset(void) {}
 int cpk_mpi_residual(const cpk_problem *p, const double *z, double *w, double *r)
 {
   return cpk_problem_residual(p, z, w, r);
@@ -83,12 +90,13 @@ int petsc_ready(void)
   return CPK_OK;
 }
 
-size_t petsc_row_group(void) { return row_group; }
+size_t petsc_row_group(void) { return next_row_group; }
 
+/* Error codes are positive: MAX lets any rank's error win over CPK_OK (0), the same code on every rank. */
 int petsc_agree_rc(MPI_Comm comm, int rc)
 {
   int all = rc;
-  if (MPI_Allreduce(&rc, &all, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS) return CPK_ELINSYS;
+  if (MPI_Allreduce(&rc, &all, 1, MPI_INT, MPI_MAX, comm) != MPI_SUCCESS) return CPK_ELINSYS;
   return all;
 }
 
@@ -111,6 +119,30 @@ int cpk_mpi_size(void)
   int k = 1;
   if (!mpi_live()) return launcher_value(size_vars, 1);
   return MPI_Comm_size(MPI_COMM_WORLD, &k) == MPI_SUCCESS ? k : 1;
+}
+
+/*
+ * The error of a cpk_mpi_agree where some ranks had an error and some not, until
+ * cpk_mpi_agree_reset. The rank that failed makes no collective call after its
+ * agreement (it has left its solver); the ranks that learn of it must not make one
+ * either, so their later agreements return it without a call.
+ */
+static int agreed_error;
+
+void cpk_mpi_agree_reset(void) { agreed_error = CPK_OK; }
+
+int cpk_mpi_agree(int rc)
+{
+  if (agreed_error) return agreed_error;
+  if (!mpi_live() && launcher_value(size_vars, 1) > 1 && petsc_ready()) /* join the ranks that started MPI */
+    return agreed_error = CPK_ELINSYS;
+  if (!mpi_live() || cpk_mpi_size() <= 1) return rc;
+  int mine[2] = {rc, -rc}, all[2] = {rc, -rc}; /* the largest code and minus the smallest */
+  if (MPI_Allreduce(mine, all, 2, MPI_INT, MPI_MAX, MPI_COMM_WORLD) != MPI_SUCCESS)
+    all[0] = all[1] = CPK_ELINSYS;
+  /* the same error everywhere: every rank takes the same branch, nobody has left */
+  if (all[0] != -all[1]) agreed_error = all[0];
+  return all[0];
 }
 
 int cpk_mpi_all(int flag)

@@ -66,6 +66,35 @@ static int check_warm_start(size_t n, const double *z0, const int *basis0, const
   return CPK_OK;
 }
 
+/* A petsc backend: its factorizations and solves are collective over the MPI ranks. */
+static int distributed_linsys(const cpk_settings *st)
+{
+  return st->linsys && (st->linsys == cpk_linsys_petsc || st->linsys == cpk_linsys_petsc_cg);
+}
+
+/*
+ * Before a distributed solver allocates or runs: a new run of agreements, and whole
+ * contacts per rank in the backend instances it allocates.
+ */
+static void distributed_begin(const cpk_problem *p)
+{
+  cpk_mpi_agree_reset();
+  cpk_mpi_set_row_group(p->kind == CPK_KIND_FRICTION_CONE ? p->cone_dim : 1);
+}
+
+/*
+ * With a petsc backend every rank returns the same code: a rank that failed here
+ * would otherwise leave while the others wait in the backend's next collective
+ * (which starts with the matching cpk_mpi_agree, see linsys_petsc.c).
+ */
+static int distributed_agree(const cpk_settings *st, int rc, cpk_error *err)
+{
+  if (!distributed_linsys(st)) return rc;
+  int all = cpk_mpi_agree(rc);
+  if (all && !rc) cpk_error_set(err, all, "failed on another MPI rank: %s", cpk_strerror(all));
+  return all;
+}
+
 int cpk_solver_alloc(const cpk_solver_type *T, const cpk_problem *p, const cpk_settings *settings,
                      cpk_solver **out, cpk_error *err)
 {
@@ -87,6 +116,7 @@ int cpk_solver_alloc(const cpk_solver_type *T, const cpk_problem *p, const cpk_s
   if (!s) return cpk_error_set(err, CPK_ENOMEM, "out of memory");
   s->type = T;
   s->problem = p;
+  if (distributed_linsys(settings)) distributed_begin(p);
   rc = own_settings(s, settings);
   if (rc) cpk_error_set(err, rc, "out of memory");
   if (!rc)
@@ -95,6 +125,7 @@ int cpk_solver_alloc(const cpk_solver_type *T, const cpk_problem *p, const cpk_s
     rc = cpk_findex_bind(T, p, &s->settings, &s->impl, &s->state, err);
     if (rc && err && !err->message[0]) cpk_error_set(err, rc, "%s: %s", T->name, cpk_strerror(rc));
   }
+  rc = distributed_agree(settings, rc, err);
   if (rc) {
     cpk_solver_free(s);
     return rc;
@@ -115,12 +146,6 @@ int cpk_solver_set_warm_start(cpk_solver *s, const double *z0, const int *basis0
   s->settings.z0 = z0 ? s->z0 : NULL;
   s->settings.basis0 = basis0 ? s->basis0 : NULL;
   return CPK_OK;
-}
-
-/* A petsc backend: its factorizations and solves are collective over the MPI ranks. */
-static int distributed_linsys(const cpk_settings *st)
-{
-  return st->linsys && (st->linsys == cpk_linsys_petsc || st->linsys == cpk_linsys_petsc_cg);
 }
 
 /*
@@ -169,7 +194,8 @@ int cpk_solver_solve(cpk_solver *s, cpk_result *r, cpk_error *err)
   cpk_error_clear(err);
   if (!r || r->n != p->n)
     return cpk_error_set(err, CPK_EINVAL, "result must be allocated for n = %zu", p->n);
-  int rc = refresh_state(s, err);
+  if (distributed_linsys(&s->settings)) distributed_begin(p);
+  int rc = distributed_agree(&s->settings, refresh_state(s, err), err);
   if (rc) return rc;
   cpk_result_reset(r);
   r->solver = s->type->name;
@@ -177,11 +203,10 @@ int cpk_solver_solve(cpk_solver *s, cpk_result *r, cpk_error *err)
   if (max_iter == 0) max_iter = s->type->default_max_iter ? s->type->default_max_iter(p) : 1000;
   cpk_monitor_start(&mon, &s->settings, s->type->name, max_iter);
   cpk_monitor_track(&mon, p, s->modes);
-  if (distributed_linsys(&s->settings))
-    cpk_mpi_set_row_group(p->kind == CPK_KIND_FRICTION_CONE ? p->cone_dim : 1); /* whole contacts per rank */
   rc = s->impl->solve(s->state, p, &s->settings, &mon, r);
   r->time_s = cpk_monitor_elapsed(&mon);
-  if (rc) return cpk_error_set(err, rc, "%s: %s", s->type->name, cpk_strerror(rc));
+  if (rc) cpk_error_set(err, rc, "%s: %s", s->type->name, cpk_strerror(rc));
+  if ((rc = distributed_agree(&s->settings, rc, err))) return rc;
   finish_result(p, &s->settings, r);
   if (s->settings.verbose >= 1)
     fprintf(s->settings.log ? s->settings.log : stderr,

@@ -222,16 +222,32 @@ static PetscErrorCode tao_set_data(tao_state *S, const cpk_problem *p, const cpk
  * MUMPS stops at a zero pivot, and then TAO's direction is infinite and its line search
  * fails: at z = 0 the Jacobian of a contact NCP is singular (every FCLIB file failed at
  * the first iteration so). With null-pivot detection (ICNTL(24) = 1) MUMPS solves a
- * nearby system instead. Set in the options database, the one place that survives
- * TAO's KSPReset, under the solvers' own prefix, unless the user set it.
+ * nearby system instead. The as* methods reset their KSP every iteration, which drops
+ * the factor matrix and whatever was set on it, so the setting goes where every new
+ * factor matrix comes from: a solver type of its own, MUMPS with ICNTL(24) = 1, that
+ * the PC asks for. `-cpk_tao_mat_mumps_icntl_24 0` (read after it) still overrides it,
+ * and nothing is written to PETSc's options database.
  */
-static PetscErrorCode tao_mumps_null_pivots(void)
+#ifdef PETSC_HAVE_MUMPS
+#define TAO_MUMPS "cpk_mumps_null_pivots"
+
+static PetscErrorCode tao_mumps_factor(Mat A, MatFactorType type, Mat *F)
 {
-  PetscBool set = PETSC_FALSE;
-  PetscCall(PetscOptionsHasName(NULL, "cpk_tao_", "-mat_mumps_icntl_24", &set));
-  if (!set) PetscCall(PetscOptionsSetValue(NULL, "-cpk_tao_mat_mumps_icntl_24", "1"));
+  PetscCall(MatGetFactor(A, MATSOLVERMUMPS, type, F));
+  PetscCall(MatMumpsSetIcntl(*F, 24, 1));
   return 0;
 }
+
+/* Registered once per PETSc initialisation (TAO's matrices are sequential AIJ). */
+static PetscErrorCode tao_mumps_register(void)
+{
+  PetscBool have_mtype = PETSC_FALSE, have_stype = PETSC_FALSE;
+  PetscErrorCode (*f)(Mat, MatFactorType, Mat *) = NULL;
+  PetscCall(MatSolverTypeGet(TAO_MUMPS, MATSEQAIJ, MAT_FACTOR_LU, &have_mtype, &have_stype, &f));
+  if (!f) PetscCall(MatSolverTypeRegister(TAO_MUMPS, MATSEQAIJ, MAT_FACTOR_LU, tao_mumps_factor));
+  return 0;
+}
+#endif
 
 /* Newton systems by LU (MUMPS when present) unless PETSC_OPTIONS says otherwise. */
 static PetscErrorCode tao_setup(Tao tao, tao_state *S)
@@ -250,8 +266,8 @@ static PetscErrorCode tao_setup(Tao tao, tao_state *S)
   PetscCall(KSPGetPC(ksp, &pc));
   PetscCall(PCSetType(pc, PCLU));
 #ifdef PETSC_HAVE_MUMPS
-  PetscCall(PCFactorSetMatSolverType(pc, MATSOLVERMUMPS));
-  PetscCall(tao_mumps_null_pivots());
+  PetscCall(tao_mumps_register());
+  PetscCall(PCFactorSetMatSolverType(pc, TAO_MUMPS));
 #endif
   PetscCall(TaoSetFromOptions(tao));
   return 0;

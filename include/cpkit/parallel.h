@@ -26,10 +26,27 @@ CPK_API int cpk_mpi_size(void);
 CPK_API int cpk_mpi_all(int flag);
 
 /**
- * Rows per contact of the matrices the petsc backends factor from now on (the
- * driver sets the problem's cone_dim for a friction-cone problem, else 1): a
- * cut between two ranks' rows falls at a multiple of it, so a contact's rows
- * stay on one rank. 0 counts as 1.
+ * The same return code on every rank: CPK_OK when `rc` is CPK_OK on every rank,
+ * else one rank's error code (the largest). Collective when MPI is initialised
+ * with more than one rank (a process of a multi-rank launch that has not
+ * initialised MPI yet joins it first); otherwise `rc` itself. Called where a rank
+ * may fail before a collective operation: the solve driver after a solve with a
+ * petsc backend, and every petsc backend call at its start. Once an agreement
+ * ended in an error, the rank that failed makes no more collective calls, so
+ * every later cpk_mpi_agree returns that error at once, without communicating,
+ * until cpk_mpi_agree_reset.
+ */
+CPK_API int cpk_mpi_agree(int rc);
+
+/** Start a new run of agreements (the driver calls it at the start of each solve). Local. */
+CPK_API void cpk_mpi_agree_reset(void);
+
+/**
+ * Rows per contact of the petsc backend instances allocated from now on (the
+ * driver sets the problem's cone_dim for a friction-cone problem, else 1,
+ * before a solver allocates its workspace): an instance keeps the value it was
+ * allocated with, and a cut between two ranks' rows of its matrices falls at a
+ * multiple of it, so a contact's rows stay on one rank. 0 counts as 1.
  */
 CPK_API void cpk_mpi_set_row_group(size_t rows);
 

@@ -1,0 +1,183 @@
+/* t_petsc_fail.c: a failure on one MPI rank only (solver, backend alloc, factor or solve) ends the solve with an error on every rank, without a deadlock. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <mpi.h>
+#include <cpkit/cpkit.h>
+#include "testlib.h"
+#ifdef __SANITIZE_ADDRESS__ /* Open MPI's own allocations at start and exit: not tracked (see t_linsys_petsc.c) */
+#include <sanitizer/lsan_interface.h>
+#define leak_tracking(on) ((on) ? __lsan_enable() : __lsan_disable())
+#else
+#define leak_tracking(on) ((void)(on))
+#endif
+
+/*
+ * Run alone (1 rank) by `make check`, and with 2 ranks by t_petsc_fail.sh under
+ * `timeout`: a deadlock fails the script instead of hanging it. The failure is
+ * injected on the last rank only, through a solver that wraps ipm and gives it a
+ * backend that wraps petsc; the driver sees the petsc backend in the settings, so
+ * the solve is a distributed one. Every rank must return an error from the solve
+ * (or from the solver's allocation), and a clean solve afterwards must work again.
+ */
+enum { FAIL_NONE, FAIL_SOLVER, FAIL_ALLOC, FAIL_FACTOR, FAIL_SOLVE, NCASES };
+static const char *case_name[NCASES] = {"no failure", "the solver returns at once",
+                                        "the backend's alloc", "the 3rd factorization",
+                                        "the 2nd solve"};
+
+static int mode;      /* FAIL_* of the running case */
+static int fail_here; /* this rank is the one that fails */
+static long calls;    /* factorizations or solves of the wrapped backend in this case */
+
+/* ---- the backend: petsc, failing on one rank before its collective work ---- */
+
+static int f_alloc(void **state, size_t n)
+{
+  if (mode == FAIL_ALLOC && fail_here) return CPK_ENOMEM;
+  return cpk_linsys_petsc->alloc(state, n);
+}
+
+static int f_factor(void *state, const cpk_csc *A)
+{
+  if (mode == FAIL_FACTOR && fail_here && ++calls == 3) return CPK_ENOMEM;
+  return cpk_linsys_petsc->factor(state, A);
+}
+
+static int f_solve(void *state, double *x, int transpose)
+{
+  if (mode == FAIL_SOLVE && fail_here && ++calls == 2) return CPK_ELINSYS;
+  return cpk_linsys_petsc->solve(state, x, transpose);
+}
+
+/* petsc's own functions but for these three (the state is petsc's): set up in main */
+static cpk_linsys_type failing_petsc;
+
+/* ---- the solver: ipm with that backend ---- */
+
+static const cpk_solver_type *ipm;
+
+static cpk_settings with_failing_backend(const cpk_settings *s)
+{
+  cpk_settings c = *s;
+  c.linsys = &failing_petsc;
+  return c;
+}
+
+static long w_max_iter(const cpk_problem *p) { return ipm->default_max_iter(p); }
+
+static int w_alloc(void **state, const cpk_problem *p, const cpk_settings *s, cpk_error *err)
+{
+  cpk_settings c = with_failing_backend(s);
+  return ipm->alloc(state, p, &c, err);
+}
+
+static int w_solve(void *state, const cpk_problem *p, const cpk_settings *s, cpk_monitor *mon,
+                   cpk_result *r)
+{
+  if (mode == FAIL_SOLVER && fail_here) return CPK_ENOMEM;
+  cpk_settings c = with_failing_backend(s);
+  return ipm->solve(state, p, &c, mon, r);
+}
+
+static void w_free(void *state) { ipm->free(state); }
+
+static const cpk_solver_type failing_ipm = {"failing-ipm", "ipm failing on one rank", CPK_KIND_LCP,
+                                            w_max_iter, w_alloc, w_solve, w_free};
+
+/* ---- the problem and the cases ---- */
+
+/* 48 rows, SPD and diagonally dominant, couplings 1 and 7 rows away (across the ranks' cut). */
+static cpk_problem *lcp48(void)
+{
+  enum { N = 48 };
+  cpk_int ti[5 * N], tj[5 * N];
+  double tv[5 * N], q[N];
+  size_t k = 0;
+  for (int i = 0; i < N; i++) {
+    q[i] = sin(1.7 * i);
+    for (int o = -7; o <= 7; o++) {
+      int j = i + o, d = o < 0 ? -o : o;
+      if (j < 0 || j >= N || (d != 0 && d != 1 && d != 7)) continue;
+      ti[k] = i;
+      tj[k] = j;
+      tv[k++] = d == 0 ? 4.0 : d == 1 ? -1.0 : 0.5;
+    }
+  }
+  cpk_matrix *A = NULL;
+  cpk_problem *p = NULL;
+  if (cpk_matrix_from_triplets(N, N, k, ti, tj, tv, &A) == CPK_OK) cpk_problem_alloc_lcp(A, q, &p);
+  cpk_matrix_free(A);
+  return p;
+}
+
+/* One case: the return code of alloc or solve; *solved: z passes the independent check. */
+static int run_case(const cpk_problem *p, int m, int *solved)
+{
+  cpk_settings st;
+  cpk_solver *s = NULL;
+  cpk_result *r = NULL;
+  cpk_error err;
+  cpk_settings_default(&st);
+  st.linsys = cpk_linsys_petsc;
+  mode = m;
+  calls = 0;
+  *solved = 0;
+  int rc = cpk_result_alloc(p->n, &r);
+  if (!rc) rc = cpk_solver_alloc(&failing_ipm, p, &st, &s, &err);
+  if (!rc) rc = cpk_solver_solve(s, r, &err);
+  if (!rc) *solved = r->status == CPK_STATUS_SOLVED && t_is_mcp_solution(p, r->z, 1e-8);
+  if (rc) t_diag("rank %d, %s: %s", cpk_mpi_rank(), case_name[m], err.message);
+  cpk_solver_free(s);
+  cpk_result_free(r);
+  return rc;
+}
+
+int main(void)
+{
+  cpk_linsys *L = NULL;
+  ipm = cpk_solver_find("ipm");
+  if (cpk_linsys_petsc) {
+    failing_petsc = *cpk_linsys_petsc;
+    failing_petsc.name = "failing-petsc";
+    failing_petsc.alloc = f_alloc;
+    failing_petsc.factor = f_factor;
+    failing_petsc.solve = f_solve;
+  }
+  cpk_problem *p = lcp48();
+  if (!ipm || !p || !cpk_linsys_petsc) {
+    t_ok(!cpk_linsys_petsc, "# SKIP built without PETSc, or no ipm or problem");
+    cpk_problem_free(p);
+    return t_done();
+  }
+  leak_tracking(0); /* MPI and PETSc start here (Open MPI's own allocations are not tracked) */
+  int up = cpk_linsys_alloc(cpk_linsys_petsc, 1, &L);
+  leak_tracking(1);
+  cpk_linsys_free(L);
+  int rank = cpk_mpi_rank(), size = cpk_mpi_size();
+  fail_here = rank == size - 1;
+  if (rank != 0 && !freopen("/dev/null", "w", stdout)) return 1; /* rank 0 reports for all */
+  int mine[2 * NCASES] = {0}, *all = calloc((size_t)size, sizeof mine);
+  /* a clean solve, each failure, and a clean solve again: the failures leave nothing behind */
+  static const int order[] = {FAIL_NONE, FAIL_SOLVER, FAIL_ALLOC, FAIL_FACTOR, FAIL_SOLVE, FAIL_NONE};
+  for (size_t k = 0; k < sizeof order / sizeof order[0]; k++) {
+    int m = order[k], solved = 0, rc = run_case(p, m, &solved);
+    mine[m] = k > 0 && mine[m] ? mine[m] : rc; /* FAIL_NONE twice: both must pass */
+    mine[NCASES + m] = solved && (k == 0 || mine[NCASES + m]);
+  }
+  int gathered = all && MPI_Gather(mine, 2 * NCASES, MPI_INT, all, 2 * NCASES, MPI_INT, 0,
+                                   MPI_COMM_WORLD) == MPI_SUCCESS;
+  t_ok(up == CPK_OK && gathered, "%d rank(s): every case ended on every rank", size);
+  for (int r = 0; gathered && r < size; r++) {
+    const int *g = all + 2 * NCASES * r;
+    t_ok(g[FAIL_NONE] == CPK_OK && g[NCASES + FAIL_NONE],
+         "rank %d: without a failure (before and after the failing cases) ipm solves", r);
+    for (int m = FAIL_SOLVER; m < NCASES; m++)
+      t_ok(g[m] != CPK_OK, "rank %d: %s fails on rank %d: the solve returns an error (%s)", r,
+           case_name[m], size - 1, cpk_errname(g[m]));
+  }
+  free(all);
+  cpk_problem_free(p);
+  int rc = rank == 0 ? t_done() : 0; /* the other ranks' results are in rank 0's */
+  leak_tracking(0);                   /* MPI_Finalize runs at exit */
+  return rc;
+}
