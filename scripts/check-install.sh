@@ -31,7 +31,7 @@ check "a program using GSL's handler and the version macros links with pkg-confi
   sh -c "cc -Wall -Werror $top/examples/version_check.c \$($pkgc --cflags --libs cpkit) -o $prefix/vcheck && LD_LIBRARY_PATH=$prefix/usr/lib $prefix/vcheck"
 check "pkg-config --static lists UMFPACK's companions" \
   sh -c "$pkgc --static --libs cpkit | grep -q -- '-lamd' && $pkgc --static --libs cpkit | grep -q -- '-lsuitesparseconfig'"
-check "an outside CMake project builds with find_package(cpkit 0.4) and cpkit::cpkit, and runs" \
+check "an outside CMake project builds with find_package(cpkit 0.5) and cpkit::cpkit, and runs" \
   sh -c "cmake -S $top/examples/cmake -B $prefix/cmake-build -DCMAKE_PREFIX_PATH=$prefix/usr >/dev/null && cmake --build $prefix/cmake-build >/dev/null && LD_LIBRARY_PATH=$prefix/usr/lib $prefix/cmake-build/solve_file $top/examples/contact-lcp.cpk | grep -q '^solved'"
 mkdir -p "$prefix/v9" && printf 'cmake_minimum_required(VERSION 3.13)\nproject(v9 C)\nfind_package(cpkit 9.0 QUIET)\nif(cpkit_FOUND)\n  message(FATAL_ERROR "cpkit 9.0 accepted")\nendif()\n' >"$prefix/v9/CMakeLists.txt"
 check "find_package(cpkit 9.0) is refused by the version file" \
