@@ -181,7 +181,9 @@ int cpk_solver_solve(cpk_solver *s, cpk_result *r, cpk_error *err)
     cpk_mpi_set_row_group(p->kind == CPK_KIND_FRICTION_CONE ? p->cone_dim : 1); /* whole contacts per rank */
   rc = s->impl->solve(s->state, p, &s->settings, &mon, r);
   r->time_s = cpk_monitor_elapsed(&mon);
-  if (rc) return cpk_error_set(err, rc, "%s: %s", s->type->name, cpk_strerror(rc));
+  if (rc) /* the method's reason, when it gave one (a re-solve the updates made impossible) */
+    return cpk_error_set(err, rc, "%s: %s%s%s", s->type->name, cpk_strerror(rc),
+                         r->message[0] ? ": " : "", r->message);
   finish_result(p, &s->settings, r);
   if (s->settings.verbose >= 1)
     fprintf(s->settings.log ? s->settings.log : stderr,
