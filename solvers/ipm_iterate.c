@@ -211,8 +211,9 @@ int ipm_iterate(ipm_state *S, const cpk_problem *p, const cpk_settings *s, cpk_m
    * last iterate. When the limit cut a watchdog sequence short (S->wd_left > 0) that iterate is
    * a relaxed one, not yet judged by the potential; it is not put back to the reference point:
    * the answer is zbest either way (the crossover's point replaces it only with a lower
-   * residual), and from the reference the crossover's first Newton step on the free rows is
-   * the relaxed step again.
+   * residual), and neither start is the better guess of the active set in general (the relaxed
+   * iterate is a full step further along; on a system of equations, free rows only, the
+   * crossover's first Newton step from the reference is the relaxed step itself).
    */
   int last_try = r->status != CPK_STATUS_SOLVED && r->status != CPK_STATUS_NO_SOLUTION &&
                  (stop == 0 || stop == CPK_STATUS_MAX_ITERATIONS);
