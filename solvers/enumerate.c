@@ -398,7 +398,12 @@ static int enum_solve(void *state, const cpk_problem *p, const cpk_settings *s, 
   int stop = 0, rc = CPK_OK;
   (void)s;
   if (resolve_changed(&ws->seen, p) & (RESOLVE_VALUES | RESOLVE_BOUNDS)) {
-    if (!(ws->nsets = count_sets(p))) return CPK_ETOOBIG; /* new bounds: more sets than alloc allows */
+    if (!(ws->nsets = count_sets(p))) { /* new bounds: more sets than alloc allows */
+      snprintf(r->message, sizeof r->message,
+               "the new bounds of the %zu variables give more than 2^24 = %zu index sets", p->n,
+               ENUM_MAX_SETS);
+      return CPK_ETOOBIG;
+    }
     load(ws, p);
   }
   memset(ws->digit, 0, ws->n);

@@ -165,22 +165,33 @@ static int same_layout(const fcipm_state *S, const cpk_problem *p)
   return 1;
 }
 
+/* A re-solve's refusal: alloc's reason (in e) goes to r->message, where the driver finds it. */
+static int refused(int rc, const cpk_error *e, cpk_result *r)
+{
+  const char *why = e->message;
+  if (!strncmp(why, "fcipm: ", 7)) why += 7; /* the driver names the solver */
+  snprintf(r->message, sizeof r->message, "%.*s", (int)sizeof r->message - 1, why);
+  return rc;
+}
+
 /*
  * A re-solve after updates: q is read at every solve; new W values, or new mu
  * with the same contacts at mu = 0, refresh M's values in place (no
  * allocation; the symbolic analysis is kept); otherwise the workspace is built again.
  */
-static int refresh(fcipm_state *S, const cpk_problem *p, const cpk_settings *s)
+static int refresh(fcipm_state *S, const cpk_problem *p, const cpk_settings *s, cpk_result *r)
 {
   if (!(resolve_changed(&S->seen, p) & (RESOLVE_VALUES | RESOLVE_MU))) return CPK_OK;
-  int rc = check_monotone_diagonal(p, NULL);
-  if (rc) return rc;
+  cpk_error e;
+  cpk_error_clear(&e);
+  int rc = check_monotone_diagonal(p, &e);
+  if (rc) return refused(rc, &e, r);
   if (p->nc && same_layout(S, p)) {
     layout(S, p);
     fcipm_refresh_system(S, p);
   } else {
     void *fresh = NULL;
-    if ((rc = fcipm_alloc(&fresh, p, s, NULL))) return rc;
+    if ((rc = fcipm_alloc(&fresh, p, s, &e))) return refused(rc, &e, r);
     fcipm_state old = *S; /* swap, so the driver's pointer holds the new workspace */
     *S = *(fcipm_state *)fresh;
     *(fcipm_state *)fresh = old;
@@ -433,7 +444,7 @@ static int fcipm_solve(void *vs, const cpk_problem *p, const cpk_settings *s, cp
                        cpk_result *r)
 {
   fcipm_state *S = vs;
-  int rc = refresh(S, p, s);
+  int rc = refresh(S, p, s, r);
   if (rc) return rc;
   r->status = CPK_STATUS_SOLVED;
   if (p->nc == 0) return CPK_OK;

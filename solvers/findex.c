@@ -452,10 +452,16 @@ static long box_moves(const findex_state *F)
   return m < 32 ? m : 32;
 }
 
-/* The box method was stopped by the limits or the callback after `before` other iterations. */
-static void box_stopped(const findex_state *F, cpk_result *r, long before)
+/* What is left of the solve's iteration budget (mon's limit) after `used` iterations. */
+static long budget_left(const cpk_monitor *mon, long used)
 {
-  r->status = (cpk_status)F->box.stop;
+  return used < mon->max_iter ? mon->max_iter - used : 0;
+}
+
+/* The box method was stopped (status `stop`) after `before` other iterations. */
+static void box_stopped(const findex_state *F, cpk_result *r, long before, int stop)
+{
+  r->status = (cpk_status)stop;
   r->iterations = before + F->box.pivots;
   snprintf(r->message, sizeof r->message,
            "stopped after %ld moves of the principal pivoting in p's unknowns", F->box.pivots);
@@ -466,7 +472,8 @@ static void box_stopped(const findex_state *F, cpk_result *r, long before)
  * first (lemke_box.c; no doubling of the friction rows), from the caller's basis, else the
  * last answer's on a re-solve; its answer counts only when its residual holds (checked
  * there); otherwise Lemke's path runs on the encoding. A covering vector asks for the path.
- * *moves gets the moves made (work the result counts even when they did not answer).
+ * *moves gets the moves made (work the result counts even when they did not answer); when
+ * they used the whole budget the solve ends here.
  */
 static int box_first(findex_state *F, const cpk_problem *p, const cpk_settings *s,
                      cpk_monitor *mon, cpk_result *r, int *done, long *moves)
@@ -477,12 +484,14 @@ static int box_first(findex_state *F, const cpk_problem *p, const cpk_settings *
   const int *state0 = s->basis0;
   if (!state0 && !s->z0 && s->resolve.warm && F->box.have_seen) state0 = F->box.seen;
   long limit = box_moves(F);
-  if (s->max_iter > 0 && s->max_iter < limit) limit = s->max_iter;
-  int rc = lemke_box_solve(&F->box, p, state0, cpk_problem_tolerance(p, s->tol), limit, mon, done);
+  if (mon->max_iter < limit) limit = mon->max_iter;
+  int rc = lemke_box_solve(&F->box, p, state0, cpk_problem_tolerance(p, s->tol), 0, limit, mon, done);
   *moves = F->box.pivots;
   if (!rc && *done) box_result(F, p, r);
-  if (!rc && F->box.stop) { /* say where it stood */
-    box_stopped(F, r, 0);
+  int stop = F->box.stop;
+  if (!rc && !*done && !stop && !budget_left(mon, *moves)) stop = CPK_STATUS_MAX_ITERATIONS;
+  if (!rc && stop) { /* say where it stood */
+    box_stopped(F, r, 0, stop);
     memcpy(r->z, F->box.z, F->n * sizeof *r->z);
     r->has_basis = 0;
     *done = 1;
@@ -490,15 +499,21 @@ static int box_first(findex_state *F, const cpk_problem *p, const cpk_settings *
   return rc;
 }
 
-/* The encoding solved by the inner solver, the answer mapped back into r. */
+/*
+ * The encoding solved by the inner solver after `used` iterations of earlier stages, which
+ * its limit and its iteration numbers go on from; the answer mapped back into r, whose
+ * iterations are the inner solver's only.
+ */
 static int encoded_solve(findex_state *F, const cpk_problem *p, const cpk_settings *s,
-                         cpk_monitor *mon, cpk_result *r)
+                         cpk_monitor *mon, cpk_result *r, long used)
 {
   refresh(F, p, 0);
   map_settings(F, p, s);
   cpk_monitor inner = *mon; /* same clock and callback; the limit of the encoded size */
   inner.settings = &F->set;
   if (!s->max_iter) inner.max_iter = F->set.max_iter;
+  inner.max_iter = budget_left(&inner, used);
+  inner.offset += used;
   cpk_result_reset(F->r);
   F->r->solver = F->inner->name;
   int rc = F->inner->solve(F->inner_state, F->enc, &F->set, &inner, F->r);
@@ -508,39 +523,45 @@ static int encoded_solve(findex_state *F, const cpk_problem *p, const cpk_settin
 }
 
 /*
- * lemke's path when the box method did not answer from its start. Float data with
- * redundant contacts make M singular up to rounding: the path then runs through bases
- * that only noise keeps nonsingular, and its lexicographic choices, made on noise, repeat
- * a basis ("cycling detected"; Bullet's 6-box stack: 43 of 300 cold runs; the same 10
- * problems on M + 1e-6 max M_ii I: solved in 49-59 pivots, none cycling). So the path
- * runs on M + reg I, and the box method finishes against M from its final active set
- * (usually 0 moves); only when that fails does the path run on M itself. The result's
- * iterations are those of every stage that ran.
+ * lemke's path when the box method did not answer from its start (after `used` moves).
+ * Float data with redundant contacts make M singular up to rounding: the path then runs
+ * through bases that only noise keeps nonsingular, and its lexicographic choices, made on
+ * noise, repeat a basis ("cycling detected"; Bullet's 6-box stack: 43 of 300 cold runs;
+ * the same 10 problems on M + 1e-6 max M_ii I: solved in 49-59 pivots, none cycling). So
+ * the path runs on M + reg I, and the box method finishes against M from its final active
+ * set (usually 0 moves); only when that fails does the path run on M itself. The stages
+ * share one iteration budget, and the result's iterations are those of every stage that ran.
  */
 static int path_then_polish(findex_state *F, const cpk_problem *p, const cpk_settings *s,
-                            cpk_monitor *mon, cpk_result *r)
+                            cpk_monitor *mon, cpk_result *r, long used)
 {
   set_reg(F, p, lemke_box_reg(p));
-  int rc = encoded_solve(F, p, s, mon, r), done = 0, stop = 0;
-  long path = r->iterations, polish = 0;
-  if (!rc && (r->status == CPK_STATUS_TIME_LIMIT || r->status == CPK_STATUS_MAX_ITERATIONS))
+  int rc = encoded_solve(F, p, s, mon, r, used), done = 0, stop = 0;
+  if (rc) return rc;
+  used += r->iterations;
+  r->iterations = used;
+  if (r->status == CPK_STATUS_TIME_LIMIT || r->status == CPK_STATUS_MAX_ITERATIONS)
     return rc; /* the caller's limits stop here */
-  if (!rc && r->has_basis) {
-    rc = lemke_box_solve(&F->box, p, r->basis, cpk_problem_tolerance(p, s->tol), box_moves(F),
-                         mon, &done);
+  long left = budget_left(mon, used), polish = 0;
+  if (r->has_basis && left > 0) {
+    rc = lemke_box_solve(&F->box, p, r->basis, cpk_problem_tolerance(p, s->tol), used,
+                         box_moves(F) < left ? box_moves(F) : left, mon, &done);
     polish = F->box.pivots;
     stop = F->box.stop;
   }
-  if (!rc && stop) {
-    box_stopped(F, r, path); /* the path's answer stands, with the limit's status */
-  } else if (!rc && done) {
+  if (rc) return rc;
+  if (stop) {
+    box_stopped(F, r, used, stop); /* the path's answer stands, with the limit's status */
+  } else if (done) {
     box_result(F, p, r);
-    r->iterations += path;
+    r->iterations += used;
     cpk_result_set_stat(r, "box_polish", 1.0);
-  } else if (!rc) {
+  } else if (!budget_left(mon, used + polish)) { /* nothing left for the path on M */
+    box_stopped(F, r, used, CPK_STATUS_MAX_ITERATIONS);
+  } else {
     set_reg(F, p, 0.0);
-    rc = encoded_solve(F, p, s, mon, r);
-    r->iterations += path + polish;
+    rc = encoded_solve(F, p, s, mon, r, used + polish);
+    r->iterations += used + polish;
   }
   if (!rc && r->has_basis && r->status == CPK_STATUS_SOLVED) {
     memcpy(F->box.seen, r->basis, F->n * sizeof *F->box.seen); /* the box's next warm start */
@@ -563,10 +584,8 @@ static int findex_solve(void *vs, const cpk_problem *p, const cpk_settings *s, c
   long tried;
   int done, rc = box_first(F, p, s, mon, r, &done, &tried);
   if (rc || done) return rc;
-  rc = F->use_box && !s->lemke.covering ? path_then_polish(F, p, s, mon, r)
-                                         : encoded_solve(F, p, s, mon, r);
-  if (!rc) r->iterations += tried;
-  return rc;
+  return F->use_box && !s->lemke.covering ? path_then_polish(F, p, s, mon, r, tried)
+                                           : encoded_solve(F, p, s, mon, r, 0);
 }
 
 static const cpk_solver_type findex_type = {

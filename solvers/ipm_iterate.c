@@ -206,7 +206,15 @@ int ipm_iterate(ipm_state *S, const cpk_problem *p, const cpk_settings *s, cpk_m
       if ((done = solved)) set_status(r, CPK_STATUS_SOLVED, "");
     }
   }
-  /* Out of iterations or stuck (not stopped by the clock or the user): one crossover from the last iterate. */
+  /*
+   * Out of iterations or stuck (not stopped by the clock or the user): one crossover from the
+   * last iterate. When the limit cut a watchdog sequence short (S->wd_left > 0) that iterate is
+   * a relaxed one, not yet judged by the potential; it is not put back to the reference point:
+   * the answer is zbest either way (the crossover's point replaces it only with a lower
+   * residual), and neither start is the better guess of the active set in general (the relaxed
+   * iterate is a full step further along; on a system of equations, free rows only, the
+   * crossover's first Newton step from the reference is the relaxed step itself).
+   */
   int last_try = r->status != CPK_STATUS_SOLVED && r->status != CPK_STATUS_NO_SOLUTION &&
                  (stop == 0 || stop == CPK_STATUS_MAX_ITERATIONS);
   if (!rc && last_try && s->ipm.crossover) {

@@ -183,7 +183,7 @@ static int relaxed_step(ipm_state *S, const cpk_problem *p, double t0)
   int rc = trial(S, p, t0, &psi);
   if (rc) return rc;
   S->wd_steps++;
-  if (isfinite(psi)) accept(S, t0);
+  if (psi < INFINITY) accept(S, t0); /* -INFINITY: an exact solution, the best step of all */
   if (psi <= S->wd_need) {
     S->wd_left = 0;
   } else if (--S->wd_left == 0 || !isfinite(psi)) {

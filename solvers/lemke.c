@@ -1086,7 +1086,12 @@ static int murty_fallback(lemke_state *S, const cpk_problem *p, const cpk_settin
                   : CPK_ENOMEM;
   S->murty_moves = run.moves;
   cpk_result_set_stat(r, "murty_moves", (double)run.moves);
-  if (!rc && run.stop) { /* the limits or the callback: the path's answer stands, with their status */
+  if (!rc && run.stop == CPK_STATUS_MAX_ITERATIONS) { /* out of budget: the path's ending and ray stand */
+    size_t len = strlen(r->message);
+    snprintf(r->message + len, sizeof r->message - len,
+             "%sMurty's principal pivoting stopped at the iteration limit after %ld moves",
+             len ? "; " : "", run.moves);
+  } else if (!rc && run.stop) { /* the clock or the callback: the path's answer, with their status */
     r->status = (cpk_status)run.stop;
     r->has_ray = 0; /* the ray is reported with ray_termination only */
     S->monitor_stop = 1;

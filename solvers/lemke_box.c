@@ -348,8 +348,8 @@ static void move(lemke_box *B, const cpk_problem *p, double eps, size_t i)
 }
 
 /* Pivot from the current states on M + B->reg I until no condition is broken; 1 if reached. */
-static int pivot(lemke_box *B, const cpk_problem *p, double eps, long max_iter, cpk_monitor *mon,
-                 int *reached)
+static int pivot(lemke_box *B, const cpk_problem *p, double eps, long first, long max_iter,
+                 cpk_monitor *mon, int *reached)
 {
   size_t last = SIZE_MAX;
   *reached = 0;
@@ -361,7 +361,7 @@ static int pivot(lemke_box *B, const cpk_problem *p, double eps, long max_iter, 
     if (broken == 0) break;
     if (B->pivots >= max_iter) return CPK_OK;
     /* each move factors the free block again: the clock and the callback may stop it */
-    B->stop = cpk_monitor_log(mon, B->pivots, NAN, (double)broken, NAN, NAN, NULL);
+    B->stop = cpk_monitor_log(mon, first + B->pivots, NAN, (double)broken, NAN, NAN, NULL);
     if (B->stop) return CPK_OK;
     move(B, p, eps, last);
     B->pivots++;
@@ -378,7 +378,7 @@ double lemke_box_reg(const cpk_problem *p)
 }
 
 int lemke_box_solve(lemke_box *B, const cpk_problem *p, const int *state0, double tol,
-                    long max_iter, cpk_monitor *mon, int *solved)
+                    long first, long max_iter, cpk_monitor *mon, int *solved)
 {
   *solved = 0;
   B->stop = 0;
@@ -388,7 +388,7 @@ int lemke_box_solve(lemke_box *B, const cpk_problem *p, const int *state0, doubl
   /* a smaller reg only when M + reg I's answer is too far from M's for the refinement */
   for (int level = 0; level < BOX_REG_LEVELS && !*solved; level++) {
     B->reg = reg0 * pow(BOX_REG_STEP, level);
-    int reached, rc = pivot(B, p, 0.1 * tol, max_iter, mon, &reached);
+    int reached, rc = pivot(B, p, 0.1 * tol, first, max_iter, mon, &reached);
     if (rc || !reached) return rc;
     rc = refine(B, p, tol);
     if (rc == CPK_EBADFUNC) return CPK_OK;

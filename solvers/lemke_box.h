@@ -32,14 +32,14 @@ double lemke_box_reg(const cpk_problem *p);
 /*
  * Solve p (affine MCP, dense M, friction-index rows allowed) from the states `state0`
  * (cpk_var_state in p's unknowns, e.g. B->seen; NULL: cold), making at most max_iter
- * moves. Before each move mon is asked (cpk_monitor_log, iteration B->pivots: the limits
- * and the callback); when it says stop, B->stop holds its status and B->z the current
+ * moves. Before each move mon is asked (cpk_monitor_log, iteration first + B->pivots, first
+ * being the iterations the solve's earlier stages made: the limits and the callback); when it says stop, B->stop holds its status and B->z the current
  * guess. On return *solved is 1 when B->z solves p to `tol` (M's natural residual,
  * checked here), with B->state its basis, then also kept in B->seen. Allocates nothing;
  * the only error is CPK_ELINSYS (LAPACK refused its arguments). Not solved is no error.
  */
 int lemke_box_solve(lemke_box *B, const cpk_problem *p, const int *state0, double tol,
-                    long max_iter, cpk_monitor *mon, int *solved);
+                    long first, long max_iter, cpk_monitor *mon, int *solved);
 /* After a solve that solved: its basis as a result reports it (cpk_var_state per unknown). */
 void lemke_box_basis(const lemke_box *B, const cpk_problem *p, int *basis);
 #endif

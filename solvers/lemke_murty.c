@@ -76,7 +76,7 @@ int lemke_murty(lemke_basis *b, const cpk_problem *p, cpk_monitor *mon, long max
   }
   int rc = CPK_OK;
   run->solved = run->stop = 0;
-  for (run->moves = 0; run->moves <= max_moves; run->moves++) {
+  for (run->moves = 0; run->moves < max_moves; run->moves++) {
     long i;
     /* each move factors afresh: up to 4n + 100 of them, which the limits must be able to cut */
     run->stop = cpk_monitor_log(mon, run->first + run->moves, NAN, NAN, NAN, NAN, NULL);

@@ -10,6 +10,7 @@ void cpk_monitor_start(cpk_monitor *mon, const cpk_settings *s, const char *solv
   mon->solver = solver;
   mon->start = cpk_wtime();
   mon->max_iter = max_iter;
+  mon->offset = 0;
   mon->seen_factorizations = -1;
   mon->seen_factor_time = 0.0;
   mon->factor_estimate = 0.0;
@@ -57,7 +58,7 @@ int cpk_monitor_check(cpk_monitor *mon, long iteration, double merit, double ela
 {
   const cpk_settings *s = mon->settings;
   if (s->callback) {
-    cpk_iteration_info info = {mon->solver, iteration, merit, elapsed};
+    cpk_iteration_info info = {mon->solver, mon->offset + iteration, merit, elapsed};
     if (s->callback(&info, s->callback_data)) return CPK_STATUS_STALLED;
   }
   if (s->time_limit > 0.0 && elapsed > s->time_limit) return CPK_STATUS_TIME_LIMIT;

@@ -8,6 +8,10 @@ struct cpk_monitor {
   const char *solver;
   double start;
   long max_iter;
+  /* iterations earlier stages of the same solve made (a wrapper's monitor for its inner
+     solver, findex.c): added to the numbers the log and the callback see, so that they go on
+     rising; max_iter is then what is left of the budget, checked against the stage's own count */
+  long offset;
   /* cpk_monitor_before_factor: the linear solver's counters when last seen, and the estimate */
   long seen_factorizations;
   double seen_factor_time, factor_estimate;

@@ -64,7 +64,7 @@ static void log_line(cpk_monitor *mon, long iteration, const double fig[4], cons
             "merit", "comp", "step", "active", "changes", "time");
     mon->log_header_done = 1;
   }
-  fprintf(f, "%s: %6ld", mon->solver, iteration);
+  fprintf(f, "%s: %6ld", mon->solver, mon->offset + iteration);
   for (int k = 0; k < 4; k++) put_real(f, fig[k]);
   put_count(f, active);
   put_count(f, changes);

@@ -219,7 +219,7 @@ static double residual(nsgs_state *S, const cpk_problem *p, const double *r, dou
 static void set_stats(cpk_result *r, const cpk_problem *p, long sweeps, const nsgs_counts *n,
                       const double *u)
 {
-  r->iterations = sweeps;
+  r->iterations = sweeps + n->polish_iterations; /* the finish's work counts, as ipm's polish does */
   cpk_result_set_stat(r, "sweeps", (double)sweeps);
   cpk_result_set_stat(r, "local_failures", (double)n->local_failures);
   cpk_result_set_stat(r, "degenerate_contacts", (double)n->degenerate);

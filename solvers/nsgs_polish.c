@@ -24,6 +24,7 @@ struct nsgs_polisher {
   void *state;              /* its workspace for the problem */
   cpk_result *r;            /* its answer */
   double *start;            /* nsgs's point, kept while z takes the runs' answers */
+  int refused;              /* nsn refused the problem: no finish for this solver's life */
 };
 
 void nsgs_polisher_free(nsgs_polisher *w)
@@ -35,7 +36,11 @@ void nsgs_polisher_free(nsgs_polisher *w)
   free(w);
 }
 
-/* The workspace for p: CPK_ENOMEM, or another code when nsn refuses p (then nothing runs). */
+/*
+ * The workspace for p, or CPK_ENOMEM (asked again at the next finish). When nsn refuses p
+ * (another code: a problem too large, a linear solver that refuses) the workspace says so
+ * (refused) and is kept: a time-stepper's every later solve would otherwise ask again.
+ */
 static int polisher_alloc(nsgs_polisher **out, const cpk_solver_type *T, const cpk_problem *p,
                           const cpk_settings *ss)
 {
@@ -45,10 +50,11 @@ static int polisher_alloc(nsgs_polisher **out, const cpk_solver_type *T, const c
   w->start = cpk_alloc_array(p->n ? p->n : 1, sizeof *w->start);
   int rc = w->start ? cpk_result_alloc(p->n, &w->r) : CPK_ENOMEM;
   if (!rc) rc = T->alloc(&w->state, p, ss, NULL);
-  if (rc) {
+  if (rc == CPK_ENOMEM) {
     nsgs_polisher_free(w);
     return rc;
   }
+  w->refused = rc != CPK_OK;
   *out = w;
   return CPK_OK;
 }
@@ -107,8 +113,9 @@ int nsgs_polish(nsgs_polisher **w, const cpk_problem *p, const cpk_settings *s, 
   ss.basis0 = NULL;
   if (!*w) {
     int rc = polisher_alloc(w, T, p, &ss);
-    if (rc) return rc == CPK_ENOMEM ? rc : CPK_OK;
+    if (rc) return rc;
   }
+  if ((*w)->refused) return CPK_OK;
   memcpy((*w)->start, z, p->n * sizeof *z);
   int rc = nsn_from(*w, p, &ss, mon, (*w)->start, z, res, solved, iterations);
   if (!rc && !*solved && cpk_monitor_fits(mon, 0.0))

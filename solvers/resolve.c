@@ -22,7 +22,10 @@ unsigned resolve_changed(const resolve_seen *seen, const cpk_problem *p)
 
 /*
  * These solvers compare p->rev with what they saw at every solve and refresh
- * only what changed, without allocating. The others cache problem data in
+ * only what changed, without allocating, with two exceptions: fcipm builds its
+ * workspace again when a contact's mu goes to or from 0 (its cone's size, hence
+ * the system's layout, changes), and nsgs makes nsn's workspace at its first
+ * finish (nsgs_polish.c), kept after that. The others cache problem data in
  * `alloc` (diagonal blocks, scalings, copies of M), so the driver rebuilds
  * their state when anything changed: correct, though it allocates.
  */

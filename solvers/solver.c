@@ -205,7 +205,9 @@ int cpk_solver_solve(cpk_solver *s, cpk_result *r, cpk_error *err)
   cpk_monitor_track(&mon, p, s->modes);
   rc = s->impl->solve(s->state, p, &s->settings, &mon, r);
   r->time_s = cpk_monitor_elapsed(&mon);
-  if (rc) cpk_error_set(err, rc, "%s: %s", s->type->name, cpk_strerror(rc));
+  if (rc) /* the method's reason, when it gave one (a re-solve the updates made impossible) */
+    cpk_error_set(err, rc, "%s: %s%s%s", s->type->name, cpk_strerror(rc), r->message[0] ? ": " : "",
+                  r->message);
   if ((rc = distributed_agree(&s->settings, rc, err))) return rc;
   finish_result(p, &s->settings, r);
   if (s->settings.verbose >= 1)

@@ -182,6 +182,12 @@ static void test_nsgs_at_rest(const char *file)
        "%s: nsgs solved (%s, residual %.2g, polished by nsn: %g)", file,
        r ? cpk_status_name(r->status) : "no result", r ? r->residual : NAN, polished);
   t_ok(r && t_is_fc_solution(p, r->z, 1e-7), "%s: the Coulomb law holds", file);
+  double sweeps = -1.0, finish = -1.0;
+  if (r) cpk_result_get_stat(r, "sweeps", &sweeps);
+  if (r) cpk_result_get_stat(r, "polish_iterations", &finish);
+  t_ok(r && finish > 0.0 && sweeps > 0.0 && (double)r->iterations == sweeps + finish,
+       "%s: iterations (%ld) = sweeps (%g) + nsn's finish (%g)", file, r ? r->iterations : -1L,
+       sweeps, finish);
   cpk_result_free(r);
   cpk_problem_free(p);
 }

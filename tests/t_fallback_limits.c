@@ -80,8 +80,10 @@ static void test_murty(void)
   cpk_problem *p = dense_problem(3, M, q, NULL, NULL);
   watch all = {0, 0, 0, 0, 0};
   cpk_result *r = p ? solve(p, &all, 0.0) : NULL;
-  t_ok(r && r->status == CPK_STATUS_RAY_TERMINATION && stat(r, "murty_moves") >= 100,
-       "murty: unlimited, the path ends on a ray and Murty's method makes %g moves (%s)",
+  t_ok(r && r->status == CPK_STATUS_RAY_TERMINATION && stat(r, "murty_moves") >= 100 &&
+           stat(r, "murty_moves") <= 4 * 3 + 100,
+       "murty: unlimited, the path ends on a ray and Murty's method makes %g moves, at most "
+       "4n + 100 = 112 (%s)",
        r ? stat(r, "murty_moves") : -1.0, r ? cpk_status_name(r->status) : "no result");
   t_ok(r && r->iterations == (long)(stat(r, "pivots") + stat(r, "bound_flips") + stat(r, "murty_moves")) &&
            all.calls <= r->iterations + 3,
@@ -143,10 +145,48 @@ static void test_box(void)
   cpk_problem_free(p);
 }
 
+/*
+ * The iteration limit that cuts Murty's method is no reason to drop what the path
+ * found: with max_iter = 32 the path's 12 pivots end on the same ray as without a
+ * limit, and the result keeps it (ray_termination, the ray) and says the fallback was cut.
+ */
+static void test_murty_budget(void)
+{
+  const double M[9] = {2, 5, -2, -5, 2, -3, 1, -4, 2}, q[3] = {-1.8, -0.4, 1};
+  cpk_problem *p = dense_problem(3, M, q, NULL, NULL);
+  cpk_result *free_run = NULL, *r = NULL;
+  cpk_settings s;
+  cpk_settings_default(&s);
+  if (p && !cpk_result_alloc(3, &free_run) && cpk_solve(p, "lemke", &s, free_run, NULL)) {
+    cpk_result_free(free_run);
+    free_run = NULL;
+  }
+  s.max_iter = 32;
+  if (p && !cpk_result_alloc(3, &r) && cpk_solve(p, "lemke", &s, r, NULL)) {
+    cpk_result_free(r);
+    r = NULL;
+  }
+  double diff = INFINITY;
+  if (r && free_run && r->has_ray && free_run->has_ray) {
+    diff = 0.0;
+    for (size_t i = 0; i < 3; i++) diff = fmax(diff, fabs(r->ray[i] - free_run->ray[i]));
+  }
+  t_ok(r && r->status == CPK_STATUS_RAY_TERMINATION && r->iterations <= 32 && diff == 0.0,
+       "murty cut by max_iter = 32: the path's ray stands (%s, %ld iterations, has_ray %d, "
+       "ray differs from the unlimited run's by %g)", r ? cpk_status_name(r->status) : "-",
+       r ? r->iterations : -1L, r ? r->has_ray : -1, diff);
+  t_ok(r && strstr(r->message, "iteration limit") != NULL, "murty cut by max_iter: said (%s)",
+       r ? r->message : "-");
+  cpk_result_free(free_run);
+  cpk_result_free(r);
+  cpk_problem_free(p);
+}
+
 int main(void)
 {
   cpk_init();
   test_murty();
+  test_murty_budget();
   test_box();
   return t_done();
 }

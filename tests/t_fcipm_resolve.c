@@ -1,4 +1,4 @@
-/* t_fcipm_resolve.c: fcipm re-solves after q, W-value and mu updates (a contact's mu to 0 and back included), dense and sparse W: each answer checked as a friction-cone solution and against a fresh solver's. */
+/* t_fcipm_resolve.c: fcipm re-solves after q, W-value and mu updates (mu alone in place, a contact's mu to 0 and back), dense and sparse W: each answer checked as a friction-cone solution and against a fresh solver's. */
 #include <math.h>
 #include <stdio.h>
 #include "testlib.h"
@@ -84,6 +84,10 @@ static void run(int sparse)
     rc = cpk_problem_update_matrix_dense(p, w, N, 0);
   }
   snprintf(what, sizeof what, "%s, new W values", form);
+  if (!rc) check(p, s, r, fresh, what);
+  mu[2] = 0.4; /* mu alone, no contact to or from 0: refreshed in place, same layout */
+  rc = cpk_problem_update_mu(p, mu);
+  snprintf(what, sizeof what, "%s, mu_2 = 0.4 in place", form);
   if (!rc) check(p, s, r, fresh, what);
   mu[1] = 0.0; /* contact 1 loses its tangential unknowns: the workspace is laid out again */
   rc = cpk_problem_update_mu(p, mu);

@@ -142,10 +142,70 @@ static void test_findex_second_path(void)
        "count; largest gap %ld)", agreed, found, worst_gap);
 }
 
+/* The callback's iteration numbers: how many calls, the last number, the times it did not go up. */
+typedef struct order {
+  long calls, last, not_up;
+} order;
+
+static int watch_order(const cpk_iteration_info *info, void *data)
+{
+  order *o = data;
+  o->not_up += o->calls > 0 && info->iteration <= o->last;
+  o->last = info->iteration;
+  o->calls++;
+  return 0;
+}
+
+/*
+ * max_iter bounds the whole solve, not each stage: on the random friction-index
+ * problems (box method, path on M + reg I, box polish, path on M) the iterations
+ * never pass it, and the callback's iteration numbers go on from one stage to the
+ * next instead of starting again at 0.
+ */
+static void test_findex_budget(void)
+{
+  static const long limits[] = {1, 2, 3, 5, 8, 13, 22, 40};
+  gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+  gsl_rng_set(g, 2026);
+  int runs = 0, over = 0, restarts = 0;
+  long worst = -1, worst_limit = 0; /* the run closest to its limit (or over it) */
+  for (int tried = 0; g && tried < 60; tried++) {
+    cpk_problem *p = random_findex(g, 1 + (size_t)tried % 4, 3 + gsl_rng_uniform_int(g, 6));
+    for (size_t k = 0; p && k < sizeof limits / sizeof *limits; k++) {
+      cpk_settings s;
+      cpk_result *r = NULL;
+      order o = {0, 0, 0};
+      cpk_settings_default(&s);
+      s.max_iter = limits[k];
+      s.callback = watch_order;
+      s.callback_data = &o;
+      if (!cpk_result_alloc(p->n, &r) && !cpk_solve(p, "lemke", &s, r, NULL)) {
+        runs++;
+        if (r->iterations > limits[k]) over++;
+        if (worst < 0 || r->iterations - limits[k] > worst - worst_limit) {
+          worst = r->iterations;
+          worst_limit = limits[k];
+        }
+        restarts += o.not_up > 0;
+      }
+      cpk_result_free(r);
+    }
+    cpk_problem_free(p);
+  }
+  gsl_rng_free(g);
+  t_ok(runs == 60 * 8 && over == 0,
+       "findex: max_iter bounds all stages together (%d of %d runs over; closest %ld "
+       "iterations with max_iter %ld)", over, runs, worst, worst_limit);
+  t_ok(runs == 60 * 8 && restarts == 0,
+       "findex: the callback's iteration numbers rise across the stages (%d of %d runs restart "
+       "them)", restarts, runs);
+}
+
 int main(void)
 {
   cpk_init();
   test_fcipm_restart();
   test_findex_second_path();
+  test_findex_budget();
   return t_done();
 }

@@ -72,8 +72,9 @@ typedef struct cpk_solver_type {
   unsigned kinds;          /**< bitwise OR of accepted cpk_problem_kind */
   long (*default_max_iter)(const cpk_problem *p); /**< used when settings.max_iter == 0 */
   int (*alloc)(void **state, const cpk_problem *p, const cpk_settings *s, cpk_error *err); /**< workspace for p */
+  /** One solve into r. On an error code, r->message may say why (the driver appends it to the error's text). */
   int (*solve)(void *state, const cpk_problem *p, const cpk_settings *s, cpk_monitor *mon,
-               cpk_result *r); /**< one solve into r */
+               cpk_result *r);
   void (*free)(void *state); /**< release the workspace */
 } cpk_solver_type;
 
