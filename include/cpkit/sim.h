@@ -219,6 +219,9 @@ typedef struct cpk_sim_step_info {
                                  physical check (cpk_varmap_check, relative tolerance
                                  max(1e-3, 100 tol)): counted and reported, not hidden */
   char physics_message[200]; /**< the check's message for the first of them */
+  int finishes;             /**< solves of the step whose answer the finishing phase replaced
+                                 (cpk_sim_settings.physics_finish): answers that failed the
+                                 physical check, or solves that stopped short, made to pass */
 } cpk_sim_step_info;
 
 /**
