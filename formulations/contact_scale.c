@@ -26,10 +26,12 @@
  * check (issue 14). The option exact_scales takes b from one solve with M's
  * factorization (the free motion) and the diagonal of A from the blocks of M
  * each contact touches (rigid bodies; diag(M) stays for a sparse LU, where nc
- * solves would cost too much). It is not the default: with exact scales ipm
- * stalls on the same scene with point-coulomb at t = 0.3223 (it needs V at
- * least twice the free velocity there); the stepper uses them to finish an
- * answer that fails the physical check (sim/step.c).
+ * solves would cost too much). It is not the default: alone it does not make
+ * the tilted runs pass (bdnewton's answer at t = 0.1778 still fails the check),
+ * it costs an allocation and a solve with M a compile, and the default with the
+ * stepper's finishing completes every example (doc/formulations.md "Exact
+ * scales"); the stepper uses the exact scales to finish an answer that fails
+ * the physical check (sim/step.c).
  */
 
 /* Diagonal entries (n, t, o, r) of A_cc and the free velocity b_c, reduced form. */

@@ -97,7 +97,7 @@ def test_failed_step_keeps_the_trajectory(examples):
 def test_finished_answers_are_counted(examples):
     # bdnewton with 5 iterations a solve stops short at t = 0.1763 of the tilted
     # ellipsoid (elliptic-torsional); the stepper's finishing phase completes that solve
-    # and the step's row counts it (doc/simulate.md, "Finishing")
+    # and the step's row counts it (doc/simulate.md, "compile and solve")
     path = os.path.join(examples, "seed003-ellipsoid-tilted.scene.json")
     t = cpkit.simulate(path, model="elliptic-torsional", solver="bdnewton", max_iter=5,
                        duration=0.2)
