@@ -26,10 +26,12 @@
  * check (issue 14). The option exact_scales takes b from one solve with M's
  * factorization (the free motion) and the diagonal of A from the blocks of M
  * each contact touches (rigid bodies; diag(M) stays for a sparse LU, where nc
- * solves would cost too much). It is not the default: with exact scales ipm
- * stalls on the same scene with point-coulomb at t = 0.3223 (it needs V at
- * least twice the free velocity there); the stepper uses them to finish an
- * answer that fails the physical check (sim/step.c).
+ * solves would cost too much). It is not the default: alone it does not make
+ * the tilted runs pass (bdnewton's answer at t = 0.1778 still fails the check),
+ * it costs an allocation and a solve with M a compile, and the default with the
+ * stepper's finishing completes every example (doc/formulations.md "Exact
+ * scales"); the stepper uses the exact scales to finish an answer that fails
+ * the physical check (sim/step.c).
  */
 
 /* Diagonal entries (n, t, o, r) of A_cc and the free velocity b_c, reduced form. */
@@ -95,24 +97,24 @@ static int mixed_block_diag(const cpk_varmap *C, size_t c, double *x, double d[4
   return 1;
 }
 
-/* Mixed form: diag(M) in place of M; with the option exact_scales, b_c (all contacts)
- * from the free motion v* = M^-1 rhs, and the diagonal of A_cc exact when M is block
- * diagonal. CPK_ENOMEM only. */
-static int mixed_scales(const cpk_varmap *C, double *d, double *b)
+/* Mixed form with the option exact_scales: b_c (all contacts) from the free motion
+ * v* = M^-1 rhs, the diagonal of A_cc from the blocks of M (mixed_block_diag); the
+ * diag(M) estimates (mixed_diag) where M has no blocks or its solve fails. d, b: 4 nc
+ * each. Only this option allocates: the default path runs on every compile and every
+ * cpk_compile_update of a step. CPK_ENOMEM only. */
+static int mixed_exact(const cpk_varmap *C, double *d, double *b)
 {
   double *x = cpk_calloc_array(C->nv + 1, 2 * sizeof *x), *v = x + C->nv;
   if (!x) return CPK_ENOMEM;
-  int exact = C->options.exact_scales, exact_b = 0;
   memcpy(v, C->rhs, C->nv * sizeof *v);
-  if (exact) exact_b = C->mass && cvm_mass_apply(C->mass, v) == CPK_OK;
+  int exact_b = C->mass && cvm_mass_apply(C->mass, v) == CPK_OK;
   for (size_t c = 0; c < C->nc; c++) {
-    double dd[4], bd[4];
-    mixed_diag(C, c, dd, bd);
-    if (!exact || !mixed_block_diag(C, c, x, d + 4 * c)) memcpy(d + 4 * c, dd, sizeof dd);
-    for (int a = 0; a < 4; a++) {
-      double sum = C->drift[4 * c + a];
-      for (size_t k = C->wptr[c]; k < C->wptr[c + 1]; k++) sum += C->wval[4 * k + a] * v[C->wrow[k]];
-      b[4 * c + a] = exact_b ? sum : bd[a];
+    double *dc = d + 4 * c, *bc = b + 4 * c, dd[4];
+    mixed_diag(C, c, dd, bc);
+    if (!mixed_block_diag(C, c, x, dc)) memcpy(dc, dd, sizeof dd);
+    for (int a = 0; exact_b && a < 4; a++) {
+      bc[a] = C->drift[4 * c + a];
+      for (size_t k = C->wptr[c]; k < C->wptr[c + 1]; k++) bc[a] += C->wval[4 * k + a] * v[C->wrow[k]];
     }
   }
   free(x);
@@ -122,9 +124,9 @@ static int mixed_scales(const cpk_varmap *C, double *d, double *b)
 int cvm_contact_scales(cpk_varmap *C)
 {
   double wmax = 0.0, vmax = 0.0, *db = NULL;
-  if (C->mixed) {
+  if (C->mixed && C->options.exact_scales) {
     db = cpk_alloc_array(C->nc + 1, 8 * sizeof *db);
-    if (!db || mixed_scales(C, db, db + 4 * C->nc)) {
+    if (!db || mixed_exact(C, db, db + 4 * C->nc)) {
       free(db);
       return CPK_ENOMEM;
     }
@@ -132,13 +134,15 @@ int cvm_contact_scales(cpk_varmap *C)
   for (size_t c = 0; c < C->nc; c++) {
     cvm_contact *cc = &C->cc[c];
     double d[4], b[4];
-    if (C->mixed) {
+    if (db) {
       memcpy(d, db + 4 * c, sizeof d);
       memcpy(b, db + 4 * (C->nc + c), sizeof b);
+    } else if (C->mixed) {
+      mixed_diag(C, c, d, b);
     } else {
       reduced_diag(C, c, d, b);
     }
-    /* the twist enters as the rows see it: y_r = p_r / e_r, s_r = e_r U_r */
+  /* the twist enters as the rows see it: y_r = p_r / e_r, s_r = e_r U_r */
     double er2 = cc->torsion ? cc->e2[2] : 0.0;
     cc->scale_w = (d[0] + d[1] + d[2] + er2 * d[3]) / (cc->torsion ? 4.0 : 3.0);
     cc->scale_v = sqrt(b[0] * b[0] + b[1] * b[1] + b[2] * b[2] + er2 * b[3] * b[3]);

@@ -17,6 +17,7 @@ typedef struct solve_out {
   int *modes;
   int fallbacks; /* solves finished by the fallback solver */
   int physics_failures; /* solves whose answer fails the physical check */
+  int finishes;         /* answers replaced by the finishing phase (physics_finish) */
   char physics_message[200];
   cpk_status status;
   double residual;
@@ -258,100 +259,156 @@ static double finish_factor(const cpk_physics_check *ck, double c)
   return fmin(1e3, fmax(10.0, 10.0 * v / c));
 }
 
-/* The finishing rounds on problem q (map m): the step's solver from the answer z, first
- * at the step's tolerance, then tightened by the check's violation; z takes the first
- * answer that is solved and passes the check (CPK_OK), else stays (CPK_ENOCONV). */
-static int finish_rounds(cpk_world *w, const cpk_problem *q, const cpk_varmap *m,
-                         const char *solver, double *z, solve_out *o, cpk_physics_check *ck,
-                         cpk_error *err)
+/* The step's problem p at a finished answer z: its own residual (into wp, *rp) within the
+ * step's tolerance. The answer was solved on the exactly scaled problem, whose rows weigh
+ * the same equations differently: p, the problem the step reports on, must be solved too. */
+static int step_problem_solved(const cpk_world *w, const cpk_problem *p, const double *z,
+                               double *wp, double *rp)
+{
+  int rc = cpk_problem_residual(p, z, wp, rp);
+  if (rc == CPK_ENOMEM) return rc;
+  return !rc && *rp <= cpk_problem_tolerance(p, w->settings.solve.tol) ? CPK_OK : CPK_ENOCONV;
+}
+
+/* The finished answer z (with F_p(z) in wp, p's residual rp) into the step's result. */
+static void finish_accept(cpk_result *res, const double *z, const double *wp, double rp,
+                          size_t n, solve_out *o)
+{
+  memcpy(res->z, z, n * sizeof *res->z);
+  memcpy(res->w, wp, n * sizeof *res->w);
+  res->residual = o->residual = rp;
+  res->status = o->status = CPK_STATUS_SOLVED;
+  res->message[0] = '\0';
+  o->finishes++;
+}
+
+/*
+ * The finishing rounds on problem q (p itself or p compiled with exact scales): `solver`
+ * from the step's answer res->z, first at the step's tolerance, then, when the first
+ * round is solved but fails the check (or p's residual), from that answer with the
+ * tolerance divided by its check's violation (finish_factor). An answer is kept when q
+ * is solved there, it passes the check (map: the step's) and p is solved there too;
+ * res then holds it with p's residual (CPK_OK). CPK_ENOCONV: res is untouched. Any
+ * other code is an error of the solve, the check or memory, with e set.
+ */
+static int finish_rounds(cpk_world *w, const cpk_problem *p, const cpk_problem *q,
+                         const cpk_varmap *map, const char *solver, cpk_result *res,
+                         solve_out *o, const cpk_physics_check *ck, cpk_error *e)
 {
   cpk_settings set = w->settings.solve;
-  double c = fmax(1e-3, 100 * set.tol);
+  cpk_physics_check last = *ck;
+  double c = fmax(1e-3, 100 * set.tol), rp = INFINITY;
+  double *wp = cpk_alloc_array(p->n + 1, 2 * sizeof *wp), *z1 = wp ? wp + p->n : NULL;
   cpk_result *r = NULL;
-  int rc = cpk_result_alloc(q->n, &r);
-  if (rc) return cpk_error_set(err, rc, "out of memory");
-  rc = CPK_ENOCONV;
-  set.z0 = z;
-  for (int k = 0; k < SIM_FINISH_ROUNDS && rc == CPK_ENOCONV; k++) {
-    cpk_physics_check ck2;
-    if (k) set.tol /= finish_factor(ck, c);
-    if (cpk_solve(q, solver, &set, r, NULL) || r->status != CPK_STATUS_SOLVED) continue;
-    o->iterations += r->iterations;
-    int rc2 = cpk_varmap_check(m, r->z, c, &ck2, err);
-    if (rc2) rc = rc2;
-    else if (ck2.ok) {
-      memcpy(z, r->z, q->n * sizeof *z);
-      o->residual = r->residual;
-      rc = CPK_OK;
-    }
+  int rc = wp ? cpk_result_alloc(q->n, &r) : CPK_ENOMEM;
+  if (rc) {
+    free(wp);
+    return cpk_error_set(e, rc, "out of memory");
   }
+  rc = CPK_ENOCONV;
+  set.z0 = res->z;
+  for (int k = 0; k < SIM_FINISH_ROUNDS && rc == CPK_ENOCONV; k++) {
+    if (k) { /* round 1 was solved: go on from its answer, tighter by its violation */
+      memcpy(z1, r->z, p->n * sizeof *z1);
+      set.z0 = z1;
+      set.tol /= finish_factor(&last, c);
+    }
+    int rs = cpk_solve(q, solver, &set, r, e);
+    if (rs) {
+      rc = rs;
+      break;
+    }
+    o->iterations += r->iterations; /* the work counts whether or not it finishes */
+    if (r->status != CPK_STATUS_SOLVED) break;
+    rs = physics_ok(w, map, r->z, &last, e);
+    if (!rs) rs = step_problem_solved(w, p, r->z, wp, &rp);
+    if (rs == CPK_ENOMEM) rs = cpk_error_set(e, rs, "out of memory");
+    if (rs != CPK_ENOCONV) rc = rs;
+  }
+  if (!rc) finish_accept(res, r->z, wp, rp, p->n, o);
   cpk_result_free(r);
+  free(wp);
   return rc;
 }
 
 /*
- * A solved answer z that fails the check is finished on the same contacts compiled with
- * exact scales (cpk_compile_options.exact_scales: in the mixed form the default scales
- * take diag(M) for M, off by 71x for seed 003's tilted ellipsoid), by the same solver
- * started at z (finish_rounds). The problem of the step keeps the default scales, with
- * which the solvers complete more of the examples (ipm stalls at t = 0.3223 of the
- * same scene with point-coulomb on the exact ones). The unknowns are the same, so z is
- * replaced in place. The check and its tolerances are unchanged: the answer is made
- * accurate enough, in the units the check measures, to be judged.
+ * An answer res->z of p that fails the check (or a solve that stopped short) is finished
+ * by `solver`, the solver that produced it, from it. In the mixed form with the default
+ * scales (cpk_compile_options.exact_scales = 0: diag(M) for M, off by 71x for seed 003's
+ * tilted ellipsoid) the rounds run on the same contacts compiled with exact scales (the
+ * unknowns are the same); when p's scales are exact already (the reduced form, or the
+ * option set) on p itself. The step's problem keeps the default scales, with which the
+ * solvers complete more of the examples (doc/formulations.md "Exact scales"). The check
+ * and its tolerances are unchanged: the answer is made accurate enough, in the units the
+ * check measures, to be judged. CPK_ENOCONV: not finished (e untouched); other codes are
+ * errors, with e set.
  */
 static int physics_finish(cpk_world *w, const step_contacts *sc, const cpk_problem *p,
-                          const char *solver, double *z, solve_out *o, cpk_physics_check *ck,
-                          cpk_error *err)
+                          const cpk_varmap *map, const char *solver, cpk_result *res,
+                          solve_out *o, const cpk_physics_check *ck, cpk_error *e)
 {
   cpk_contact_system *sys = NULL;
   cpk_compile_options co = step_options(w, sc->form_solver);
   cpk_problem *q = NULL;
   cpk_varmap *m = NULL;
-  if (!w->settings.physics_finish || p->kind != CPK_KIND_NONLINEAR_MCP || co.exact_scales)
+  if (!w->settings.physics_finish || p->kind != CPK_KIND_NONLINEAR_MCP || !solver)
     return CPK_ENOCONV;
+  if (co.exact_scales || !cpk_varmap_is_mixed(map))
+    return finish_rounds(w, p, p, map, solver, res, o, ck, e);
   co.exact_scales = 1;
-  int rc = sim_assemble(w, sc->pose, sc->g, sc->ng, sc->psi, &sys, err);
-  if (!rc) rc = cpk_compile(sys, w->settings.model, &co, &q, &m, err);
-  if (!rc && q->n != p->n) rc = CPK_ENOCONV;
-  if (!rc) rc = finish_rounds(w, q, m, solver, z, o, ck, err);
+  int rc = sim_assemble(w, sc->pose, sc->g, sc->ng, sc->psi, &sys, e);
+  if (!rc) rc = cpk_compile(sys, w->settings.model, &co, &q, &m, e);
+  if (!rc) rc = q->n == p->n ? finish_rounds(w, p, q, map, solver, res, o, ck, e) : CPK_ENOCONV;
   cpk_contact_system_free(sys);
   cpk_problem_free(q);
   cpk_varmap_free(m);
   return rc;
 }
 
-/* A solve that stopped short of the tolerance (stalled, iteration limit) is finished the
- * same way from where it stopped: bdnewton stalls at t = 0.8947 of seed 003's tilted
+/* An error of the finishing (e) as the step's error; CPK_ENOCONV (not finished) leaves
+ * err as it was (the solve's or the check's message). */
+static int finish_error(int rc, const cpk_error *e, cpk_error *err)
+{
+  if (rc && rc != CPK_ENOCONV && err) *err = *e;
+  return rc;
+}
+
+/* A solve that stopped short of the tolerance (stalled, iteration limit, after the
+ * fallback had its turn) is finished the same way from where it stopped, by the solver
+ * that stopped (res->solver): bdnewton stalls at t = 0.8947 of seed 003's tilted
  * ellipsoid with elliptic-torsional (residual 5e-7) and finishes on the exact scales.
- * CPK_OK when the finished answer is solved and passes the check (res then holds it). */
+ * CPK_OK when the finished answer is solved and passes the check (res then holds it);
+ * CPK_ENOCONV with err as the solve left it; else the finishing's error. */
 static int finish_stopped(cpk_world *w, const step_contacts *sc, const cpk_problem *p,
-                          const cpk_varmap *map, const char *solver, cpk_result *res,
-                          solve_out *o)
+                          const cpk_varmap *map, cpk_result *res, solve_out *o, cpk_error *err)
 {
   cpk_physics_check ck;
   cpk_error e;
-  double c = fmax(1e-3, 100 * w->settings.solve.tol);
   int finite = 1;
+  if (!w->settings.physics_finish || p->kind != CPK_KIND_NONLINEAR_MCP) return CPK_ENOCONV;
   for (size_t i = 0; i < p->n; i++) finite &= isfinite(res->z[i]) != 0;
-  if (!finite || p->kind != CPK_KIND_NONLINEAR_MCP || cpk_varmap_check(map, res->z, c, &ck, &e) ||
-      physics_finish(w, sc, p, solver, res->z, o, &ck, &e))
-    return CPK_ENOCONV;
-  o->status = res->status = CPK_STATUS_SOLVED;
-  res->residual = o->residual;
-  return CPK_OK;
+  if (!finite) return CPK_ENOCONV;
+  int rc = physics_ok(w, map, res->z, &ck, &e);
+  if (rc == CPK_OK || rc == CPK_ENOCONV)
+    rc = physics_finish(w, sc, p, map, res->solver, res, o, &ck, &e);
+  return finish_error(rc, &e, err);
 }
 
-/* A solved step whose answer fails the check is finished (physics_finish), else solved
- * again by the fallback solver (same start); if that fails too, the step fails
- * (CPK_ENOCONV: the run does not go on with wrong physics) unless physics_continue asks
- * to take it and count it. */
+/* A solved step whose answer fails the check is finished (physics_finish) by the solver
+ * that produced it; if that fails, it is solved again from the step's start by the
+ * fallback solver unless the answer already is the fallback's; if that fails too, the
+ * step fails (CPK_ENOCONV: the run does not go on with wrong physics) unless
+ * physics_continue asks to take it and count it. */
 static int physics_check(cpk_world *w, const step_contacts *sc, const cpk_problem *p,
-                         const cpk_varmap *map, const double *z0, const char *solver,
-                         cpk_result *res, solve_out *o, cpk_error *err)
+                         const cpk_varmap *map, const double *z0, cpk_result *res, solve_out *o,
+                         cpk_error *err)
 {
   cpk_physics_check ck;
+  cpk_error e;
+  const char *solver = res->solver ? res->solver : pick_solver(sc->form_solver, p);
   int rc = physics_ok(w, map, res->z, &ck, err);
-  if (rc == CPK_ENOCONV) rc = physics_finish(w, sc, p, solver, res->z, o, &ck, err);
+  if (rc == CPK_ENOCONV)
+    rc = finish_error(physics_finish(w, sc, p, map, solver, res, o, &ck, &e), &e, err);
   const char *fb = step_fallback(w, p);
   if (rc == CPK_ENOCONV && fb[0] && strcmp(fb, solver) != 0 &&
       cpk_solver_accepts(cpk_solver_find(fb), p)) {
@@ -415,10 +472,9 @@ static int solve_compiled(cpk_world *w, const cpk_body *pose, const sim_geom *g,
     o->residual = res->residual;
   }
   step_contacts sc = {pose, g, ng, psi, solver};
-  if (rc == CPK_ENOCONV && !finish_stopped(w, &sc, prob, map, pick_solver(solver, prob), res, o))
-    rc = CPK_OK;
+  if (rc == CPK_ENOCONV) rc = finish_stopped(w, &sc, prob, map, res, o, err);
   o->solver_s += cpk_wtime() - t1;
-  if (!rc) rc = physics_check(w, &sc, prob, map, z0, pick_solver(solver, prob), res, o, err);
+  if (!rc) rc = physics_check(w, &sc, prob, map, z0, res, o, err);
   if (!rc) rc = read_back(map, res->z, ng, o, err);
   free(z0);
   if (!primary) {
@@ -627,6 +683,7 @@ static int implicit_sweep(cpk_world *w, step_ws *s, double *change, cpk_error *e
   o2.iterations = s->o.iterations;
   o2.fallbacks = s->o.fallbacks;
   o2.physics_failures = s->o.physics_failures;
+  o2.finishes = s->o.finishes;
   o2.compile_s = s->o.compile_s;
   o2.compiles = s->o.compiles;
   o2.solver_s = s->o.solver_s;
@@ -695,6 +752,7 @@ static int run_step(cpk_world *w, step_ws *s, cpk_sim_step_info *info, cpk_error
   info->iterations = s->o.iterations;
   info->fallbacks = s->o.fallbacks;
   info->physics_failures = s->o.physics_failures;
+  info->finishes = s->o.finishes;
   info->detect_time_s = s->detect_s;
   info->compile_time_s = s->o.compile_s;
   info->solver_time_s = s->o.solver_s;

@@ -1,5 +1,4 @@
 /* t_resolve_alloc.c: re-solves of a bound solver after updates make no heap allocation (counted by malloc/calloc/realloc wrappers in this program), answers checked here. */
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,83 +6,9 @@
 #include "physics_mlcp.h"
 #include "resolve_testlib.h"
 #include "testlib.h"
+#include "alloc_count.h"
 
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define RESOLVE_NO_COUNT 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__) || !defined(__GLIBC__)
-#define RESOLVE_NO_COUNT 1
-#endif
-
-#ifndef RESOLVE_NO_COUNT
-/*
- * The allocator functions defined in the executable take precedence over
- * glibc's for every shared object of the process (libcpkit, LAPACK, GSL), so
- * each call is counted while `counting` is set, then forwarded to glibc's own
- * entry points. ASan replaces the allocator itself: the test skips there.
- */
-extern void *__libc_malloc(size_t n);
-extern void *__libc_calloc(size_t k, size_t n);
-extern void *__libc_realloc(void *p, size_t n);
-extern void *__libc_memalign(size_t align, size_t n);
-extern void __libc_free(void *p);
-void *memalign(size_t align, size_t n);
-/* exported from the executable, whatever -fvisibility the build uses */
-#define COUNTED __attribute__((visibility("default")))
-
-static volatile int counting;
-static volatile long allocations;
-
-COUNTED void *malloc(size_t n)
-{
-  if (counting) allocations++;
-  return __libc_malloc(n);
-}
-
-COUNTED void *calloc(size_t k, size_t n)
-{
-  if (counting) allocations++;
-  return __libc_calloc(k, n);
-}
-
-COUNTED void *realloc(void *p, size_t n)
-{
-  if (counting) allocations++;
-  return __libc_realloc(p, n);
-}
-
-COUNTED void free(void *p) { __libc_free(p); }
-
-COUNTED void *memalign(size_t align, size_t n)
-{
-  if (counting) allocations++;
-  return __libc_memalign(align, n);
-}
-
-COUNTED void *aligned_alloc(size_t align, size_t n) { return memalign(align, n); }
-
-COUNTED int posix_memalign(void **out, size_t align, size_t n)
-{
-  void *p = memalign(align, n);
-  if (!p) return ENOMEM;
-  *out = p;
-  return 0;
-}
-
-static void count_start(void)
-{
-  allocations = 0;
-  counting = 1;
-}
-
-static long count_stop(void)
-{
-  counting = 0;
-  return allocations;
-}
-
+#ifndef ALLOC_COUNT_NONE
 enum { UPD_Q = 1, UPD_VALUES = 2, UPD_BOUNDS = 4 };
 
 /* Next data of round k, prepared before counting: q, M and lower perturbed around the originals. */
@@ -127,34 +52,34 @@ static void run_solver(const cpk_solver_type *T)
   cpk_solver *s = NULL;
   cpk_result *r = NULL;
   cpk_error err;
-  count_start();
+  alloc_count_start();
   cpk_result_alloc(n, &r);
   int rc = cpk_solver_alloc(T, p, NULL, &s, &err);
   if (!rc) rc = cpk_solver_solve(s, r, &err);
-  long first = count_stop();
+  long first = alloc_count_stop();
   t_ok(rc == CPK_OK && r->status == CPK_STATUS_SOLVED && resolve_natural_residual(p, r->z) <= 1e-7,
        "%s: first solve of the 48-variable MLCP (%ld allocations counted with alloc)", T->name, first);
   const int rounds[] = {UPD_Q, UPD_Q, UPD_VALUES, UPD_BOUNDS, UPD_Q | UPD_VALUES | UPD_BOUNDS, 0, UPD_VALUES};
   for (int k = 0; k < (int)(sizeof rounds / sizeof rounds[0]); k++) {
     prepare(p, q0, m0, l0, k, q, m, l);
     int urc = 0;
-    count_start();
+    alloc_count_start();
     apply(p, rounds[k], q, m, l, &urc);
     rc = cpk_solver_solve(s, r, &err);
-    long made = count_stop();
+    long made = alloc_count_stop();
     double res = rc ? INFINITY : resolve_natural_residual(p, r->z);
     t_ok(urc == 0 && rc == CPK_OK && r->status == CPK_STATUS_SOLVED && res <= 1e-7 && made == 0,
          "%s: update (%s) + re-solve %d: %ld allocations, %s in %ld iterations, residual %.2g "
          "(own loop)", T->name, what_name(rounds[k]), k, made, cpk_status_name(r->status),
          r->iterations, res);
   }
-  count_start();
+  alloc_count_start();
   rc = cpk_solver_set_warm_start(s, q0, NULL); /* arrays made here */
-  long first_ws = count_stop();
-  count_start();
+  long first_ws = alloc_count_stop();
+  alloc_count_start();
   rc |= cpk_solver_set_warm_start(s, l0, NULL);
   rc |= cpk_solver_set_warm_start(s, NULL, NULL);
-  long again_ws = count_stop();
+  long again_ws = alloc_count_stop();
   t_ok(rc == CPK_OK && again_ws == 0, "%s: set_warm_start once its array exists: %ld allocations "
        "(%ld the first time)", T->name, again_ws, first_ws);
   cpk_solver_free(s);
@@ -187,11 +112,11 @@ static void run_cone(const cpk_solver_type *T, const cpk_settings *st, const cha
     for (size_t i = 0; i < 9; i++)
       for (size_t j = 0; j < 9; j++) w[i * 9 + j] = cpk_matrix_get(p->M, i, j) * (i == j ? 1.1 : 0.9);
     for (size_t c = 0; c < 3; c++) mu[c] = p->mu[c] * 0.8;
-    count_start();
+    alloc_count_start();
     int urc = k == 1 ? cpk_problem_update_q(p, q)
               : k == 2 ? cpk_problem_update_matrix_values(p, w) : cpk_problem_update_mu(p, mu);
     rc = cpk_solver_solve(s, r, NULL);
-    long made = count_stop();
+    long made = alloc_count_stop();
     on_path = path ? 0.0 : 1.0;
     if (!rc && path) cpk_result_get_stat(r, path, &on_path);
     t_ok(urc == 0 && rc == CPK_OK && r->status == CPK_STATUS_SOLVED && made == 0 &&
@@ -239,11 +164,11 @@ static void run_enum(void)
     for (size_t i = 0; i < N * N; i++) M[i] *= i % (N + 1) == 0 ? 1.1 : 0.95;
     for (size_t i = 2; i < 4; i++) lo[i] = -0.5 + 0.1 * (double)k, hi[i] = 0.5 + 0.1 * (double)k;
     lo[4] = k == 4 ? -INFINITY : 0.0;
-    count_start();
+    alloc_count_start();
     int urc = k == 1 ? cpk_problem_update_q(p, q)
               : k == 2 ? cpk_problem_update_matrix_dense(p, M, N, 0) : cpk_problem_update_bounds(p, lo, hi);
     rc = cpk_solver_solve(s, r, NULL);
-    long made = count_stop();
+    long made = alloc_count_stop();
     t_ok(urc == 0 && !rc && r->status == CPK_STATUS_SOLVED && r->nsolutions == 1 && made == 0 &&
              resolve_natural_residual(p, r->z) <= 1e-9,
          "enum: update (%s) + re-solve: %ld allocations, residual checked here",
@@ -294,10 +219,10 @@ static void run_findex_lemke(void)
   for (int k = 0; !rc && k < 4; k++) {
     for (size_t a = 0; a < N; a++) q[a] *= 1.0 + 1e-4 * (double)(k + 1);
     for (size_t a = 0; a < N; a++) fc[a] = a % 3 ? 0.4 + 0.01 * (double)k : 0.0;
-    count_start();
+    alloc_count_start();
     int urc = cpk_problem_update_q(p, q) | cpk_problem_update_fcoef(p, fc);
     rc = cpk_solver_solve(s, r, &err);
-    long made = count_stop();
+    long made = alloc_count_stop();
     double res = rc ? INFINITY : resolve_natural_residual(p, r->z), box = -1.0;
     if (!rc) cpk_result_get_stat(r, "box_pivots", &box);
     t_ok(urc == 0 && !rc && r->status == CPK_STATUS_SOLVED && res <= 1e-7 && made == 0 && box >= 0.0,
@@ -313,11 +238,11 @@ static void run_findex_lemke(void)
 int main(void)
 {
   cpk_init();
-  count_start(); /* the counter itself must see allocations, or the test proves nothing */
+  alloc_count_start(); /* the counter itself must see allocations, or the test proves nothing */
   void *probe = malloc(16);
   cpk_result *r = NULL;
   cpk_result_alloc(4, &r);
-  long seen = count_stop();
+  long seen = alloc_count_stop();
   t_ok(seen >= 5, "the counter sees this program's and libcpkit's allocations (%ld)", seen);
   free(probe);
   cpk_result_free(r);

@@ -1,5 +1,5 @@
 #!/bin/sh
-# t_sim_physics.sh: cpkit simulate stops on a step whose answer fails the physical check (issue 14), --physics-continue takes and counts such steps, and the 2.7 g ball with backspin completes with the Newton methods.
+# t_sim_physics.sh: cpkit simulate stops on a step whose answer fails the physical check (issue 14), --physics-continue takes and counts such steps, the finishing phase (its count, --no-physics-finish and the scene key physics_finish), and the 2.7 g ball with backspin completes with the Newton methods.
 srcdir=${CPK_TEST_SRCDIR:-.}
 . "$srcdir/tap.sh"
 tap_init t_sim_physics
@@ -39,6 +39,18 @@ check "--physics-continue: failures counted" has '"physics_failures": [1-9]' "$t
 run simulate "$tmp/loose.scene.json" --solver fbnewton --strict --json
 check "loose fbnewton, finished: completes, rolling speed checked" status_is 0
 check "loose fbnewton, finished: no step fails the physical check" has '"physics_failures": 0' "$tmp/out"
+check "loose fbnewton, finished: the finished answers counted" has '"finishes": [1-9]' "$tmp/out"
+run simulate "$tmp/loose.scene.json" --solver fbnewton
+check "loose fbnewton, finished: the text report counts them" has "answers replaced by the finishing phase" "$tmp/out"
+
+# The scene key "physics_finish": false is --no-physics-finish; a non-boolean is refused.
+sed 's/"tolerance"/"physics_finish": false, "tolerance"/' "$tmp/loose.scene.json" >"$tmp/nofinish.scene.json"
+run simulate "$tmp/nofinish.scene.json" --solver fbnewton
+check "\"physics_finish\": false: the loose run stops on the physical check (exit 1)" status_is 1
+check "\"physics_finish\": false: says so" has "fails the physical check" "$tmp/err"
+sed 's/"tolerance"/"physics_finish": 1, "tolerance"/' "$tmp/loose.scene.json" >"$tmp/badfinish.scene.json"
+run simulate "$tmp/badfinish.scene.json" --solver fbnewton
+check "\"physics_finish\": 1: refused (exit 1), the key named" has "physics_finish" "$tmp/err"
 
 # The same ball at tolerance 1e-8: every Newton method and ipm complete with rolling
 # at the right speed, and no step fails the check (the merits are unit-free).

@@ -1,4 +1,4 @@
-/* t_tilted_landing.c: seed 003's tilted ellipsoid with the rigid elliptic-torsional model through its landing (issue 14): the exact contact scales of the mixed form (the step's free contact velocity) and the stepper's finishing on them, and bdnewton, fbnewton and ipm step to t = 0.35 with friction that obeys maximum dissipation by an independent check from the bodies' momenta. */
+/* t_tilted_landing.c: seed 003's tilted ellipsoid with the rigid elliptic-torsional model through its landing (issue 14): the exact contact scales of the mixed form (the step's free contact velocity) and the stepper's finishing phase (with exact_scales set or not, a stopped solve finished and counted), and bdnewton, fbnewton and ipm with friction that obeys maximum dissipation by an independent check from the bodies' momenta. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,11 +10,19 @@
 #define MU 0.4      /* the scene's material: mu, e_t = e_o = 1, e_r */
 #define E_R 0.04
 #define MASS 1.0
+#define SEMI_AXIS 0.25 /* the ellipsoid's long semi-axis */
 #define G 9.81
 #define STOP_STEP 1771 /* t = 0.1771: bdnewton, ipm stopped here on main 7fd5a41 */
 #define STEPS 3500     /* t = 0.35: fbnewton stopped at 0.3198 there */
+#define STEPS_IPM_EXACT 6000 /* t = 0.6: ipm with exact_scales = 1 stopped at 0.541 on 55f5e22 */
+#define STEPS_ALL 10000      /* t = 1, the scene's duration */
 
-static cpk_world *world(const char *solver, cpk_scene **sc, cpk_error *err)
+/* How a run is set up: compile.exact_scales, physics_finish off, an iteration limit. */
+enum { RUN_EXACT = 1, RUN_NO_FINISH = 2, RUN_FEW_ITERATIONS = 4 };
+#define FEW_ITERATIONS 5 /* bdnewton stops short at t = 0.1763 with it */
+
+/* The scene with elliptic-torsional and `solver`, set up by flags (RUN_*). */
+static cpk_world *world_with(const char *solver, int flags, cpk_scene **sc, cpk_error *err)
 {
   char path[4096];
   cpk_world *w = NULL;
@@ -24,7 +32,15 @@ static cpk_world *world(const char *solver, cpk_scene **sc, cpk_error *err)
   cpk_sim_settings *ss = cpk_scene_settings(*sc);
   snprintf(ss->model, sizeof ss->model, "elliptic-torsional");
   snprintf(ss->solver, sizeof ss->solver, "%s", solver);
+  ss->compile.exact_scales = (flags & RUN_EXACT) != 0;
+  ss->physics_finish = !(flags & RUN_NO_FINISH);
+  if (flags & RUN_FEW_ITERATIONS) ss->solve.max_iter = FEW_ITERATIONS;
   return cpk_scene_world(*sc, &w, err) ? NULL : w;
+}
+
+static cpk_world *world(const char *solver, cpk_scene **sc, cpk_error *err)
+{
+  return world_with(solver, 0, sc, err);
 }
 
 /* The reduced form builds A = J^T M^-1 J and b exactly, so its scales are the exact
@@ -123,7 +139,8 @@ typedef struct worst {
  * step and its centre at the start x0, not from the solver's unknowns: the tangential
  * impulse is m (v+ - v0) - h m g - P_n n (linear momentum), the slip the contact point's
  * tangential velocity with v+, w+ (the explicit scheme's U = J^T v+ at the start pose),
- * the twist w+ . n. Sliding (slip above 1e-3 of the point's speed): the friction must be
+ * the twist w+ . n. Sliding (slip above 1e-3 of the body's speed |v+| + a |w+|, a its long
+ * semi-axis: not of the contact point's, which is near zero when it rolls): the friction must be
  * -mu P_n E^2 U / |E U| within 1% of mu P_n; always: inside the ellipsoid. */
 static void check_contact(const cpk_sim_contact *c, const cpk_body *B, const double v0[3],
                           const double x0[3], double h, worst *wo)
@@ -142,7 +159,8 @@ static void check_contact(const cpk_sim_contact *c, const cpk_body *B, const dou
   }
   double un = dot3(u, c->normal), spin = s * dot3(B->w, c->normal), ut[3];
   for (int i = 0; i < 3; i++) ut[i] = u[i] - un * c->normal[i];
-  double slip = sqrt(dot3(ut, ut) + E_R * E_R * spin * spin), speed = sqrt(dot3(u, u));
+  double slip = sqrt(dot3(ut, ut) + E_R * E_R * spin * spin);
+  double speed = sqrt(dot3(B->v, B->v)) + SEMI_AXIS * sqrt(dot3(B->w, B->w));
   double ell = sqrt(dot3(F, F) + c->P[3] * c->P[3] / (E_R * E_R));
   wo->cone = fmax(wo->cone, (ell - a) / a);
   if (!(slip > 1e-3 * speed)) return;
@@ -152,44 +170,100 @@ static void check_contact(const cpk_sim_contact *c, const cpk_body *B, const dou
   wo->sliding++;
 }
 
-static void run(const char *solver)
+/* What a run did: steps taken, how it ended, the contact steps checked independently. */
+typedef struct run_out {
+  int steps, touched, ok;
+  long finishes;
+  int probe_finishes;    /* finishes of step `probe` (run_with) */
+  double worst_residual; /* largest residual reported by a finished step */
+  worst wo;
+  cpk_error err;
+} run_out;
+
+/* Up to `steps` steps (fewer when one fails: o.steps counts the failed one). */
+static run_out run_with(const char *solver, int flags, int steps, int probe)
 {
   cpk_scene *sc = NULL;
-  cpk_error err;
-  cpk_world *w = world(solver, &sc, &err);
-  int ok = w != NULL, k = 0, touched = 0;
-  worst wo = {0, 0, 0};
-  double h = ok ? cpk_world_settings(w)->h : 0;
-  for (; ok && k < STEPS; k++) {
+  run_out o = {0, 0, 1, 0, 0, 0.0, {0, 0, 0}, {0, ""}};
+  cpk_world *w = world_with(solver, flags, &sc, &o.err);
+  o.ok = w != NULL;
+  double h = o.ok ? cpk_world_settings(w)->h : 0;
+  for (; o.ok && o.steps < steps; o.steps++) {
     const cpk_body *B = cpk_world_body(w, 1);
     double v0[3], x0[3];
     memcpy(v0, B->v, sizeof v0);
     memcpy(x0, B->x, sizeof x0);
     cpk_sim_step_info info;
-    ok = cpk_world_step(w, &info, &err) == CPK_OK;
-    if (ok && info.ncontacts == 1) {
-      touched++;
-      check_contact(&info.contacts[0], cpk_world_body(w, 1), v0, x0, h, &wo);
+    o.ok = cpk_world_step(w, &info, &o.err) == CPK_OK;
+    if (o.ok && info.ncontacts == 1) {
+      o.touched++;
+      check_contact(&info.contacts[0], cpk_world_body(w, 1), v0, x0, h, &o.wo);
     }
-    if (ok && info.physics_failures) ok = 0;
+    if (o.ok && info.finishes) o.worst_residual = fmax(o.worst_residual, info.residual);
+    if (o.ok && o.steps == probe) o.probe_finishes = info.finishes;
+    o.finishes += o.ok ? info.finishes : 0;
+    if (o.ok && info.physics_failures) o.ok = 0;
   }
-  t_ok(ok && k == STEPS, "%s: %d steps to t = %g, every answer passes the physical check (%s)",
-       solver, k, k * h, ok ? "" : err.message);
-  t_ok(touched > 100 && wo.sliding > 10, "%s: %d steps in contact, %d of them sliding", solver,
-       touched, wo.sliding);
-  t_ok(wo.cone <= 1e-3, "%s: friction inside the ellipsoid (worst %.2g of mu P_n outside)", solver,
-       wo.cone);
-  t_ok(wo.dissipation <= 1e-2, "%s: sliding friction opposite to the slip (worst %.2g of mu P_n)",
-       solver, wo.dissipation);
   cpk_world_free(w);
   cpk_scene_free(sc);
+  return o;
+}
+
+/* The run's friction checked from the bodies' momenta (check_contact). */
+static void friction_checked(const char *what, const run_out *o)
+{
+  t_ok(o->touched > 100 && o->wo.sliding > 10, "%s: %d steps in contact, %d of them sliding", what,
+       o->touched, o->wo.sliding);
+  t_ok(o->wo.cone <= 1e-3, "%s: friction inside the ellipsoid (worst %.2g of mu P_n outside)", what,
+       o->wo.cone);
+  t_ok(o->wo.dissipation <= 1e-2, "%s: sliding friction opposite to the slip (worst %.2g of mu P_n)",
+       what, o->wo.dissipation);
+}
+
+/* A run that completes with every answer passing the check (the finishing phase replaces
+ * those that do not, and reports the step's own residual for them). */
+static void run(const char *solver, int flags, int steps)
+{
+  char what[64];
+  snprintf(what, sizeof what, "%s%s%s", solver, flags & RUN_EXACT ? ", exact_scales = 1" : "",
+           flags & RUN_FEW_ITERATIONS ? ", max_iter 5" : "");
+  run_out o = run_with(solver, flags, steps, -1);
+  t_ok(o.ok && o.steps == steps, "%s: %d steps to t = %g, every answer passes the physical check (%s)",
+       what, o.steps, o.steps * 1e-4, o.ok ? "" : o.err.message);
+  t_ok(o.worst_residual <= 1e-7, "%s: %ld answers finished, the step's residual reported for them "
+       "within its tolerance (worst %.2g)", what, o.finishes, o.worst_residual);
+  friction_checked(what, &o);
+}
+
+/* With an iteration limit of 5 bdnewton's solve stops short at t = 0.1763 (before any
+ * answer fails the check): without the finishing phase the run stops there. The runs
+ * with and without it are the same up to that step, so the finishing run's `finishes`
+ * on it count the stopped solve finished (finish_stopped); that run completes, its
+ * friction checked independently. */
+static void stopped_solve_finished(void)
+{
+  run_out off = run_with("bdnewton", RUN_FEW_ITERATIONS | RUN_NO_FINISH, STEPS_ALL, -1);
+  int k = off.steps - 1;
+  t_ok(!off.ok && k > 1000 && strstr(off.err.message, "max_iterations"),
+       "bdnewton, max_iter 5, physics_finish = 0: stops at step %d, its solve short of the "
+       "tolerance (%s)", k, off.err.message);
+  run_out on = run_with("bdnewton", RUN_FEW_ITERATIONS, STEPS_ALL, k);
+  t_ok(on.probe_finishes == 1, "the same with the finishing phase: step %d's stopped solve finished "
+       "(%d)", k, on.probe_finishes);
+  run("bdnewton", RUN_FEW_ITERATIONS, STEPS_ALL);
 }
 
 int main(void)
 {
   scale_at_landing();
-  run("bdnewton");
-  run("fbnewton");
-  run("ipm");
+  run("bdnewton", 0, STEPS);
+  run("fbnewton", 0, STEPS);
+  run("ipm", 0, STEPS);
+  /* bdnewton's solve stalls at t = 0.8947 and is finished */
+  run("bdnewton", 0, STEPS_ALL);
+  /* the finishing phase with exact scales already set runs on the step's own problem */
+  run("bdnewton", RUN_EXACT, STEPS);
+  run("ipm", RUN_EXACT, STEPS_IPM_EXACT);
+  stopped_solve_finished();
   return t_done();
 }

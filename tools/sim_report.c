@@ -37,6 +37,7 @@ typedef struct run_state {
   double t0, t_end, last_draw, wall0;
   size_t max_contacts;
   long iterations, fallbacks;
+  long finishes;              /* answers replaced by the finishing phase */
   long physics_failures;      /* solves whose answer failed the physical check */
   char physics_message[200];  /* the first of them */
 } run_state;
@@ -57,6 +58,7 @@ static int on_step(const cpk_world *w, const cpk_sim_step_info *info, void *data
   if (info->ncontacts > R->max_contacts) R->max_contacts = info->ncontacts;
   R->iterations += info->iterations;
   R->fallbacks += info->fallbacks;
+  R->finishes += info->finishes;
   if (info->physics_failures && !R->physics_failures)
     memcpy(R->physics_message, info->physics_message, sizeof R->physics_message);
   R->physics_failures += info->physics_failures;
@@ -191,6 +193,9 @@ static void report_text(FILE *f, cpk_scene *scene, const cpk_world *w, const run
             : cpk_compile_form_for_solver(S->model, "nsgs", S->compile.form) == CPK_FORM_CONE
                 ? "(the default, fcipm)"
                 : "(the default, ipm)");
+  if (R->finishes)
+    fprintf(f, "%ld answers replaced by the finishing phase (they failed the physical check or "
+               "stopped short; --no-physics-finish)\n", R->finishes);
   if (R->physics_failures)
     fprintf(f, "%ld solves failed the physical check (first: %s)\n", R->physics_failures,
             R->physics_message);
@@ -232,6 +237,7 @@ static void report_json(FILE *f, cpk_scene *scene, const cpk_world *w, const run
   json_t *checks = json_array();
   if (failure) json_object_set_new(o, "error", json_string(failure));
   json_object_set_new(o, "fallbacks", json_integer(R->fallbacks));
+  json_object_set_new(o, "finishes", json_integer(R->finishes));
   json_object_set_new(o, "physics_failures", json_integer(R->physics_failures));
   if (R->physics_failures)
     json_object_set_new(o, "physics_message", json_string(R->physics_message));

@@ -266,15 +266,21 @@ typedef struct cpk_compile_options {
   /**
    * Nonlinear models, mixed form: 1 = the per-contact scales of the rows (the free
    * contact velocity V and the compliance w, doc/formulations.md "Scaled rows") from
-   * M's factorization (exact for rigid bodies); 0 (default) = with diag(M) in place of
-   * M, exact only when each body's inertia is diagonal in the world frame. Either
-   * keeps the solution set; the exact scales make the tolerance mean what the physical
-   * check measures (the time-stepper finishes answers that fail the check with them).
+   * M's factorization: V always exact (one solve with M for the free motion), w exact
+   * when M is block diagonal with blocks of at most 64 rows (rigid bodies), else, when
+   * M is coupled beyond that and factored by a sparse LU, still the diag(M) estimate
+   * (nc solves would cost too much); the compile allocates 2 nv + 8 nc doubles for
+   * them. 0 (default) = with diag(M) in place of M, exact only when each body's inertia
+   * is diagonal in the world frame, no allocation (cpk_compile_update runs it every
+   * step). Either keeps the solution set; the exact scales make the tolerance mean what
+   * the physical check measures (the time-stepper finishes answers that fail the check
+   * with them, cpk_sim_settings.physics_finish). The reduced form's scales are exact
+   * either way.
    */
   int exact_scales;
 } cpk_compile_options;
 
-/** Defaults: form AUTO, 8 plane directions, rolling_tol 1e-9, sparse. */
+/** Defaults: form AUTO, 8 plane directions, rolling_tol 1e-9, sparse, exact_scales 0. */
 CPK_API void cpk_compile_options_default(cpk_compile_options *o);
 /**
  * Set the polyhedral directions from their text form: "D" (D >= 1 plane

@@ -134,13 +134,21 @@ typedef struct cpk_sim_settings {
                                     and features), update the last step's compiled problem in
                                     place (cpk_compile_update) and keep the solver bound to it;
                                     0: compile and bind anew every step (same results) */
-  int physics_finish;          /**< 1 (default): a nonlinear MCP's answer that fails the
-                                    physical check, or a solve that stops short of the
-                                    tolerance, is first finished by the same solver from it
-                                    on the contacts compiled with exact scales
-                                    (cpk_compile_options.exact_scales), the tolerance tightened
-                                    by the check's violation in a second round, and kept when
-                                    it is solved and passes the check (doc/simulate.md); 0: never */
+  int physics_finish;          /**< 1 (default): for a nonlinear MCP, a solve that stops
+                                    short of the tolerance (after the fallback had its turn)
+                                    or an answer that fails the physical check is finished
+                                    before the check's fallback: the solver that produced the
+                                    answer (the fallback's when it ran) starts from it on the
+                                    contacts compiled with exact scales
+                                    (cpk_compile_options.exact_scales; on the step's own problem
+                                    when its scales are exact already: the option set, or the
+                                    reduced form), at the step's tolerance, then, when that is
+                                    solved but fails the check, from its answer with the
+                                    tolerance tightened by its violation; an answer is kept
+                                    when it is solved, passes the check and the step's own
+                                    problem is solved there (its residual is reported), and
+                                    counted in cpk_sim_step_info.finishes (doc/simulate.md,
+                                    "compile and solve"); 0: never */
 } cpk_sim_settings;
 
 /** Defaults as documented on each field. */
@@ -219,6 +227,9 @@ typedef struct cpk_sim_step_info {
                                  physical check (cpk_varmap_check, relative tolerance
                                  max(1e-3, 100 tol)): counted and reported, not hidden */
   char physics_message[200]; /**< the check's message for the first of them */
+  int finishes;             /**< solves of the step whose answer the finishing phase replaced
+                                 (cpk_sim_settings.physics_finish): answers that failed the
+                                 physical check, or solves that stopped short, made to pass */
 } cpk_sim_step_info;
 
 /**

@@ -94,6 +94,18 @@ def test_failed_step_keeps_the_trajectory(examples):
     assert t.error and "lemke" in t.error
 
 
+def test_finished_answers_are_counted(examples):
+    # bdnewton with 5 iterations a solve stops short at t = 0.1763 of the tilted
+    # ellipsoid (elliptic-torsional); the stepper's finishing phase completes that solve
+    # and the step's row counts it (doc/simulate.md, "compile and solve")
+    path = os.path.join(examples, "seed003-ellipsoid-tilted.scene.json")
+    t = cpkit.simulate(path, model="elliptic-torsional", solver="bdnewton", max_iter=5,
+                       duration=0.2)
+    assert t.error is None and t.steps == 2000
+    assert t.finishes[1764] == 1 and t.finishes.sum() >= 1  # row 1764: the step ending at 0.1764
+    assert t.physics_failures.sum() == 0 and t.fallbacks.sum() == 0
+
+
 def test_errors(examples, tmp_path):
     path = os.path.join(examples, "seed000-spin-polyhedral.scene.json")
     with pytest.raises(cpkit.Error) as info:
