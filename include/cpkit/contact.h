@@ -484,7 +484,8 @@ typedef struct cpk_physics_check {
  * checked for the normal conditions only (their friction lives on their own polytopes),
  * kelvin-voigt and distributed for P_n >= 0 only in the normal direction (compliance).
  * tol is relative (see cpk_physics_check; <= 0: 1e-3). This is what tells a physically
- * wrong answer that passes a squared cone row (issue 14's false `solved`).
+ * wrong answer that passes a squared cone row (issue 14's false `solved`). It allocates
+ * nothing (its arrays are the map's): do not check with one map from two threads at once.
  */
 CPK_API int cpk_varmap_check(const cpk_varmap *m, const double *z, double tol,
                              cpk_physics_check *out, cpk_error *err);
