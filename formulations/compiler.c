@@ -690,6 +690,7 @@ void cpk_varmap_free(cpk_varmap *C)
   free(C->P);
   free(C->U);
   free(C->fwork);
+  free(C->upd);
   free(C->floc);
   free(C->dfdU);
   free(C->umask);
