@@ -232,18 +232,19 @@ int cpk_contact_set_params(cpk_contact_system *s, size_t i, const cpk_contact_pa
   return CPK_OK;
 }
 
-static int cmp_row(const void *a, const void *b)
-{
-  cpk_int x = *(const cpk_int *)a, y = *(const cpk_int *)b;
-  return (x > y) - (x < y);
-}
-
-/* Copy the contact's rows sorted, with their four values, after the existing ones. */
+/* Copy the contact's rows sorted, with their four values, after the existing ones. The
+ * rows are distinct (check_rows) and few: sorted by insertion, which costs less than
+ * qsort's calls for a stepper's 6-12 rows and is no worse than the quadratic loops
+ * around it for many. */
 static void store_rows(cpk_contact_system *s, size_t nrows, const cpk_int *rows, const double *w[4])
 {
   size_t base = s->wptr[s->nc];
-  for (size_t k = 0; k < nrows; k++) s->wrow[base + k] = rows[k];
-  qsort(s->wrow + base, nrows, sizeof *s->wrow, cmp_row);
+  cpk_int *out = s->wrow + base;
+  for (size_t k = 0; k < nrows; k++) {
+    size_t at = k;
+    for (; at > 0 && out[at - 1] > rows[k]; at--) out[at] = out[at - 1];
+    out[at] = rows[k];
+  }
   for (size_t k = 0; k < nrows; k++) {
     size_t src = 0;
     while (rows[src] != s->wrow[base + k]) src++; /* rows are few per contact */

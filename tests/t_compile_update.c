@@ -201,9 +201,48 @@ static long scene_compiles(const char *scene, const char *model, const char *sol
   return compiles;
 }
 
+/* A body with one contact whose rows are given in the order perm, as JSON. */
+static char *permuted_json(const int perm[6])
+{
+  cpk_contact_system *t = NULL;
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&text, &len);
+  double M6[6] = {2, 2, 2, 0.3, 0.5, 0.7}, v[6] = {0.1, -0.2, -0.5, 0.3, 0.2, -0.1};
+  double k[6] = {0, 0, -9.81 * 2.0, 0, 0, 0}, r[3] = {-cos(0.3), -sin(0.3), -1.0};
+  double n[3] = {0, 0, 1}, tg[3] = {1, 0, 0}, w[4][6], pw[4][6];
+  cpk_int ti[6] = {0, 1, 2, 3, 4, 5}, rows[6];
+  cpk_csc *M = NULL;
+  cpk_contact_params p;
+  cpk_contact_params_default(&p);
+  p.mu = 0.3;
+  int rc = !f || cpk_csc_from_triplets(6, 6, 6, ti, ti, M6, &M) ||
+           cpk_contact_system_alloc_body(6, M, v, k, 1e-3, &t, NULL) ||
+           cpk_rigid_contact_wrenches(r, n, tg, w[0], w[1], w[2], w[3]);
+  for (int i = 0; i < 6; i++) {
+    rows[i] = perm[i];
+    for (int a = 0; a < 4; a++) pw[a][i] = w[a][perm[i]];
+  }
+  if (!rc) rc = cpk_contact_system_add_contact(t, &p, 6, rows, pw[0], pw[1], pw[2], pw[3], NULL);
+  if (!rc) rc = cpk_contact_system_write_json(t, f, NULL);
+  if (f) fclose(f);
+  cpk_csc_free(M);
+  cpk_contact_system_free(t);
+  if (rc) free(text);
+  return rc ? NULL : text;
+}
+
 int main(void)
 {
   cpk_init();
+  { /* rows in any order are stored sorted with their values (contact_system.c store_rows) */
+    const int sorted[6] = {0, 1, 2, 3, 4, 5}, mixed[6] = {4, 0, 5, 2, 1, 3};
+    char *a = permuted_json(sorted), *b = permuted_json(mixed);
+    t_ok(a && b && strcmp(a, b) == 0, "a contact's rows in any order: the same system");
+    t_ok(a && strstr(a, "\"rows\"") != NULL, "the system's JSON lists the rows");
+    free(a);
+    free(b);
+  }
   const struct {
     const char *model;
     cpk_problem_form form;
