@@ -201,13 +201,23 @@ static long scene_compiles(const char *scene, const char *model, const char *sol
   return compiles;
 }
 
+/* s as JSON text (NULL on failure; the caller frees). */
+static char *json_of(const cpk_contact_system *s)
+{
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&text, &len);
+  if (!f) return NULL;
+  int rc = cpk_contact_system_write_json(s, f, NULL);
+  fclose(f);
+  if (rc) free(text);
+  return rc ? NULL : text;
+}
+
 /* A body with one contact whose rows are given in the order perm, as JSON. */
 static char *permuted_json(const int perm[6])
 {
   cpk_contact_system *t = NULL;
-  char *text = NULL;
-  size_t len = 0;
-  FILE *f = open_memstream(&text, &len);
   double M6[6] = {2, 2, 2, 0.3, 0.5, 0.7}, v[6] = {0.1, -0.2, -0.5, 0.3, 0.2, -0.1};
   double k[6] = {0, 0, -9.81 * 2.0, 0, 0, 0}, r[3] = {-cos(0.3), -sin(0.3), -1.0};
   double n[3] = {0, 0, 1}, tg[3] = {1, 0, 0}, w[4][6], pw[4][6];
@@ -216,7 +226,7 @@ static char *permuted_json(const int perm[6])
   cpk_contact_params p;
   cpk_contact_params_default(&p);
   p.mu = 0.3;
-  int rc = !f || cpk_csc_from_triplets(6, 6, 6, ti, ti, M6, &M) ||
+  int rc = cpk_csc_from_triplets(6, 6, 6, ti, ti, M6, &M) ||
            cpk_contact_system_alloc_body(6, M, v, k, 1e-3, &t, NULL) ||
            cpk_rigid_contact_wrenches(r, n, tg, w[0], w[1], w[2], w[3]);
   for (int i = 0; i < 6; i++) {
@@ -224,12 +234,48 @@ static char *permuted_json(const int perm[6])
     for (int a = 0; a < 4; a++) pw[a][i] = w[a][perm[i]];
   }
   if (!rc) rc = cpk_contact_system_add_contact(t, &p, 6, rows, pw[0], pw[1], pw[2], pw[3], NULL);
-  if (!rc) rc = cpk_contact_system_write_json(t, f, NULL);
-  if (f) fclose(f);
+  char *text = rc ? NULL : json_of(t);
   cpk_csc_free(M);
   cpk_contact_system_free(t);
-  if (rc) free(text);
-  return rc ? NULL : text;
+  return text;
+}
+
+/* b's contacts added to s (their rows and values read back from b). */
+static int add_contacts_of(cpk_contact_system *s, const cpk_contact_system *b)
+{
+  int rc = CPK_OK;
+  for (size_t c = 0; !rc && c < b->nc; c++) {
+    size_t r0 = b->wptr[c], nr = b->wptr[c + 1] - r0;
+    double w[4][6];
+    for (size_t i = 0; i < nr && i < 6; i++)
+      for (int a = 0; a < 4; a++) w[a][i] = b->wval[4 * (r0 + i) + a];
+    rc = nr > 6 ? CPK_EINVAL
+                : cpk_contact_system_add_contact(s, &b->contacts[c], nr, b->wrow + r0, w[0], w[1],
+                                                 w[2], w[3], NULL);
+  }
+  return rc;
+}
+
+/* cpk_contact_system_reset_body (the stepper's system, refilled every step): a system reset
+ * to b's data and given b's contacts is b; bad data leaves it as it was. */
+static void reset_case(void)
+{
+  cpk_contact_system *a = body_system(0.0, 1), *b = body_system(0.3, 0);
+  char *before = a ? json_of(a) : NULL, *same = NULL, *got = NULL, *want = b ? json_of(b) : NULL;
+  int bad = a && b ? cpk_contact_system_reset_body(a, b->nv, b->M, b->v, b->k, -1.0, NULL) : 0;
+  same = a ? json_of(a) : NULL;
+  t_ok(bad == CPK_EINVAL && before && same && strcmp(before, same) == 0,
+       "reset with h < 0: CPK_EINVAL, the system unchanged");
+  int rc = !a || !b || cpk_contact_system_reset_body(a, b->nv, b->M, b->v, b->k, b->h, NULL) ||
+           add_contacts_of(a, b);
+  got = rc ? NULL : json_of(a);
+  t_ok(got && want && strcmp(got, want) == 0, "reset and refilled: the same system as a new one");
+  free(before);
+  free(same);
+  free(got);
+  free(want);
+  cpk_contact_system_free(a);
+  cpk_contact_system_free(b);
 }
 
 int main(void)
@@ -243,6 +289,7 @@ int main(void)
     free(a);
     free(b);
   }
+  reset_case();
   const struct {
     const char *model;
     cpk_problem_form form;

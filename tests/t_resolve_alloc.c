@@ -312,7 +312,8 @@ static void run_findex_lemke(void)
 
 /* A ball resting on the ground, one contact, compiled in the cone form: cpk_varmap_check
  * (the stepper's check every step) allocates nothing, and its verdicts are the hand-derived
- * ones: P_n = m g h holds the ball (U = 0), no impulse lets it sink (U_n = -g h). */
+ * ones: P_n = m g h holds the ball (U = 0), no impulse lets it sink (U_n = -g h). Then the
+ * system is reset and refilled as the stepper does every step: no allocation either. */
 static void run_physics_check(void)
 {
   double m = 2.0, h = 1e-3, g = 9.81, vals[6] = {m, m, m, 0.4, 0.4, 0.4}, v[6] = {0};
@@ -347,6 +348,13 @@ static void run_physics_check(void)
     t_ok(!c2.ok && c2.contact == 0 && c2.normal > 0.5, "no impulse: the ball sinks, fails (%g)",
          c2.normal);
     t_ok(memcmp(&c1, &c3, sizeof c1) == 0, "the same z checked again: the same figures");
+    k[2] = -2.0 * m * g; /* the stepper's next system: new values, the same sizes */
+    count_start();
+    rc = cpk_contact_system_reset_body(s, 6, M, v, k, h, NULL) ||
+         cpk_contact_system_add_contact(s, &par, 6, ti, wn, wt, wo, wr, NULL);
+    made = count_stop();
+    t_ok(!rc && made == 0 && s->nc == 1 && s->k[2] == k[2],
+         "contact system reset and refilled: %ld allocations", made);
   }
   cpk_problem_free(p);
   cpk_varmap_free(map);

@@ -107,6 +107,17 @@ CPK_API int cpk_contact_system_alloc_body(size_t nv, const cpk_csc *M, const dou
                                           cpk_error *err);
 
 /**
+ * Make the body-form system s one with no contacts again, with the nv, M, v, k and h that
+ * cpk_contact_system_alloc_body takes (the same checks), as if it were new (no name, no
+ * influence matrix) but keeping its arrays: a stepper that assembles a system every step
+ * allocates nothing here while nv, M's pattern and its contacts' rows do not grow.
+ * CPK_EINVAL (bad data, or s not of the body form) and CPK_ENOMEM leave s as it was.
+ */
+CPK_API int cpk_contact_system_reset_body(cpk_contact_system *s, size_t nv, const cpk_csc *M,
+                                          const double *v, const double *k, double h,
+                                          cpk_error *err);
+
+/**
  * New local-form system with nc contacts of dim (3 or 4) unknowns each:
  * U = W P + q. W (dim*nc square) and q are copied; mu (length nc) may be NULL
  * (all 0); other parameters start at their defaults (cpk_contact_set_params).
