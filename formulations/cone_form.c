@@ -77,6 +77,7 @@ typedef struct trip {
   double *x;
   const cpk_csc *P;
   double *out;
+  long last; /* P's position of the last entry added: the next row of its column is tried first */
 } trip;
 
 /* Position of entry (row, col) in P, or -1 (rows sorted in each column). */
@@ -106,10 +107,14 @@ static int trip_alloc(trip *t, size_t cap)
 /* CPK_EUNSUP: (i, j) outside P's pattern. */
 static int trip_push(trip *t, size_t i, size_t j, double x)
 {
-  if (t->P) {
-    long at = csc_find(t->P, (cpk_int)i, (cpk_int)j);
+  if (t->P) { /* a block's rows come in order down each column: usually the next entry */
+    const cpk_csc *P = t->P;
+    long at = t->last + 1;
+    if (!(at > P->p[j] && at < P->p[j + 1] && P->i[at] == (cpk_int)i))
+      at = csc_find(P, (cpk_int)i, (cpk_int)j);
     if (at < 0) return CPK_EUNSUP;
     t->out[at] += x;
+    t->last = at;
     return CPK_OK;
   }
   if (t->n == t->cap) return CPK_EINVAL; /* cannot happen: the capacity is counted */
@@ -185,7 +190,7 @@ static int cone_triplets(const cpk_varmap *C, trip *t)
 
 int cvm_cone_scatter(const cpk_varmap *C, const cpk_csc *P, double *x)
 {
-  trip t = {.P = P, .out = x};
+  trip t = {.P = P, .out = x, .last = -2};
   size_t n = C->cone_dim * C->nc;
   if ((size_t)P->m != n || (size_t)P->n != n) return CPK_EUNSUP;
   memset(x, 0, (size_t)P->p[P->n] * sizeof *x);
