@@ -1,5 +1,6 @@
 /* compile_update.c: compiling a system again into the problem and map of an earlier compile when its structure is unchanged: values written in place, the Jacobian pattern kept (the time-stepper's path). */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cpkit/util.h>
@@ -155,18 +156,33 @@ static int update_cone_dense(const cpk_varmap *C, cpk_problem *p)
   return rc;
 }
 
+/* T's update arrays, at least n doubles (NULL: out of memory); T keeps them. */
+static double *update_work(cpk_varmap *T, size_t n)
+{
+  if (T->upd_cap < n) {
+    double *w = cpk_alloc_array(n, sizeof *w);
+    if (!w) return NULL;
+    free(T->upd);
+    T->upd = w;
+    T->upd_cap = n;
+  }
+  return T->upd;
+}
+
 /* The cone form: W' written straight into p's CSC pattern (an entry outside it is a
- * structural change), or through a new problem when W' is dense; then q' and mu. */
-static int update_cone(cpk_varmap *C, cpk_problem *p)
+ * structural change), or through a new problem when W' is dense; then q' and mu. The
+ * arrays are T's (the compiled map's), so the stepper's update allocates nothing here. */
+static int update_cone(cpk_varmap *C, cpk_varmap *T, cpk_problem *p)
 {
   size_t n = C->cone_dim * C->nc;
   if (p->kind != CPK_KIND_FRICTION_CONE || p->n != n || p->nc != C->nc ||
       p->cone_dim != C->cone_dim)
     return MISMATCH;
   int csc = p->M->format == CPK_MATRIX_CSC;
-  double *x = csc ? cpk_alloc_array(cpk_matrix_nnz(p->M) + 1, sizeof *x) : NULL;
-  double *q = cpk_alloc_array(n, sizeof *q), *mu = cpk_alloc_array(C->nc + 1, sizeof *mu);
-  int rc = !q || !mu || (csc && !x) ? CPK_ENOMEM : CPK_OK;
+  size_t nnz = csc ? cpk_matrix_nnz(p->M) : 0, nq = n + C->nc + 1; /* q', mu (n, nc: small) */
+  double *w = nnz > SIZE_MAX - nq ? NULL : update_work(T, nnz + nq);
+  double *x = csc && w ? w : NULL, *q = w ? w + nnz : NULL, *mu = q ? q + n : NULL;
+  int rc = w ? CPK_OK : CPK_ENOMEM;
   if (!rc && csc) {
     rc = cvm_cone_scatter(C, p->M->csc, x) == CPK_EUNSUP ? MISMATCH : CPK_OK;
     if (!rc) rc = cpk_problem_update_matrix_values(p, x);
@@ -176,9 +192,6 @@ static int update_cone(cpk_varmap *C, cpk_problem *p)
   if (!rc) cvm_cone_vector(C, q, mu);
   if (!rc) rc = cpk_problem_update_q(p, q);
   if (!rc && !same_values(p->mu, mu, p->nc)) rc = cpk_problem_update_mu(p, mu);
-  free(x);
-  free(q);
-  free(mu);
   return rc == CPK_EINVAL ? CPK_EBADFUNC : rc;
 }
 
@@ -192,11 +205,15 @@ int cpk_compile_update(const cpk_contact_system *s, cpk_problem *problem, cpk_va
   if (!C) return cpk_error_set(err, CPK_ENOMEM, "out of memory");
   rc = cvm_compile_layout(C, s, err);
   if (!rc && !same_unknowns(C, map)) rc = MISMATCH;
-  if (!rc) rc = C->cone ? update_cone(C, problem) : update_mcp(C, map, problem);
+  if (!rc) rc = C->cone ? update_cone(C, map, problem) : update_mcp(C, map, problem);
   if (!rc) {
     cpk_varmap tmp = *map; /* the map keeps its address (a nonlinear problem's params) */
     *map = *C;
     *C = tmp;
+    map->upd = C->upd; /* and its update arrays */
+    map->upd_cap = C->upd_cap;
+    C->upd = NULL;
+    C->upd_cap = 0;
     if (!map->cone && !map->affine) cpk_problem_touch_params(problem);
   }
   cpk_varmap_free(C);

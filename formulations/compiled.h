@@ -149,8 +149,13 @@ struct cpk_varmap {
   cpk_csc *pattern;
   size_t ntrip;
   size_t *pos;
-  /* workspace of the callbacks */
-  double *P, *U, *fwork, *floc, *dfdU;
+  /* workspace of the callbacks; check: cpk_varmap_check's (P, U, U0, zero: 4 nc each, v:
+   * nv), in P's block (the stepper checks every step: no allocation there) */
+  double *P, *U, *fwork, *floc, *dfdU, *check;
+  /* cpk_compile_update's arrays (the cone form's W' values, q', mu), kept by the compiled
+   * map across updates so that the stepper's path allocates them once */
+  double *upd;
+  size_t upd_cap;
   unsigned char *umask;
   size_t mmax;
   /* distributed compliance (distributed.c); NULL for the other models */

@@ -1,5 +1,6 @@
 /* compiler.c: the generic compile driver: unknowns and their layout, F and its Jacobian by the chain rule through J or A, the sparsity pattern, and the emitted problem. */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cpkit/util.h>
@@ -490,7 +491,10 @@ static int alloc_workspace(cpk_varmap *C)
 {
   for (size_t c = 0; c < C->nc; c++)
     if (C->cc[c].m > C->mmax) C->mmax = C->cc[c].m;
-  C->P = cpk_alloc_array(4 * C->nc, sizeof *C->P);
+  size_t nP;
+  if (cpk_size_mul(C->nc, 20, &nP) || nP > SIZE_MAX - C->nv - 1) return CPK_EOVERFLOW;
+  C->P = cpk_alloc_array(nP + C->nv + 1, sizeof *C->P);
+  C->check = C->P ? C->P + 4 * C->nc : NULL;
   C->U = cpk_alloc_array(4 * C->nc, sizeof *C->U);
   C->fwork = cpk_alloc_array(C->n, sizeof *C->fwork);
   C->floc = cpk_alloc_array(C->mmax, sizeof *C->floc);
@@ -686,6 +690,7 @@ void cpk_varmap_free(cpk_varmap *C)
   free(C->P);
   free(C->U);
   free(C->fwork);
+  free(C->upd);
   free(C->floc);
   free(C->dfdU);
   free(C->umask);

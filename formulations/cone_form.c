@@ -69,12 +69,30 @@ int cvm_cone_setup(cpk_varmap *C, const cpk_contact_system *s, const cpk_compile
   return CPK_OK;
 }
 
-/* Triplets of W' (capacity: every entry of every block, and one per contact). */
+/* Triplets of W' (capacity: every entry of every block, and one per contact), or, with P
+ * set, W' added straight into out on P's pattern (a stepper's update: no triplet arrays). */
 typedef struct trip {
   size_t n, cap;
   cpk_int *i, *j;
   double *x;
+  const cpk_csc *P;
+  double *out;
+  long last; /* P's position of the last entry added: the next row of its column is tried first */
 } trip;
+
+/* Position of entry (row, col) in P, or -1 (rows sorted in each column). */
+static long csc_find(const cpk_csc *P, cpk_int row, cpk_int col)
+{
+  cpk_int lo = P->p[col], hi = P->p[col + 1];
+  while (lo < hi) {
+    cpk_int mid = lo + (hi - lo) / 2;
+    if (P->i[mid] < row)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < P->p[col + 1] && P->i[lo] == row ? (long)lo : -1;
+}
 
 static int trip_alloc(trip *t, size_t cap)
 {
@@ -86,8 +104,19 @@ static int trip_alloc(trip *t, size_t cap)
   return t->i && t->j && t->x ? CPK_OK : CPK_ENOMEM;
 }
 
+/* CPK_EUNSUP: (i, j) outside P's pattern. */
 static int trip_push(trip *t, size_t i, size_t j, double x)
 {
+  if (t->P) { /* a block's rows come in order down each column: usually the next entry */
+    const cpk_csc *P = t->P;
+    long at = t->last + 1;
+    if (!(at > P->p[j] && at < P->p[j + 1] && P->i[at] == (cpk_int)i))
+      at = csc_find(P, (cpk_int)i, (cpk_int)j);
+    if (at < 0) return CPK_EUNSUP;
+    t->out[at] += x;
+    t->last = at;
+    return CPK_OK;
+  }
   if (t->n == t->cap) return CPK_EINVAL; /* cannot happen: the capacity is counted */
   t->i[t->n] = (cpk_int)i;
   t->j[t->n] = (cpk_int)j;
@@ -112,7 +141,8 @@ static int cone_block(const cpk_varmap *C, size_t c, size_t bk, trip *t, double 
       /* Every entry of a block the structure allows is kept, zero or not, so the
        * pattern depends on which contacts share a body, not on the pose: a
        * stepper then updates the values in place (cpk_compile_update). */
-      if (used && ci->rs[a] != 0.0 && trip_push(t, d * c + a, d * j + b, v)) return CPK_ENOMEM;
+      int rc = used && ci->rs[a] != 0.0 ? trip_push(t, d * c + a, d * j + b, v) : CPK_OK;
+      if (rc) return rc;
     }
   }
   return CPK_OK;
@@ -134,14 +164,10 @@ static void trip_free(trip *t)
   free(t->x);
 }
 
-/* The entries of W' as triplets (duplicates none, any order). */
-static int cone_triplets(const cpk_varmap *C, trip *t)
+/* The entries of W' into t (duplicates none, any order). */
+static int cone_entries(const cpk_varmap *C, trip *t)
 {
-  size_t cap;
-  int rc = cpk_size_mul(C->B.ptr[C->nc], C->cone_dim * C->cone_dim, &cap) ||
-                   cap > SIZE_MAX - C->nc
-               ? CPK_EOVERFLOW
-               : trip_alloc(t, cap + C->nc + 1);
+  int rc = CPK_OK;
   for (size_t c = 0; !rc && c < C->nc; c++) {
     double diag_n = 0.0;
     for (size_t bk = C->B.ptr[c]; !rc && bk < C->B.ptr[c + 1]; bk++)
@@ -151,35 +177,24 @@ static int cone_triplets(const cpk_varmap *C, trip *t)
   return rc;
 }
 
-/* Position of entry (row, col) in P, or -1 (rows sorted in each column). */
-static long csc_find(const cpk_csc *P, cpk_int row, cpk_int col)
+/* The entries of W' as triplets. */
+static int cone_triplets(const cpk_varmap *C, trip *t)
 {
-  cpk_int lo = P->p[col], hi = P->p[col + 1];
-  while (lo < hi) {
-    cpk_int mid = lo + (hi - lo) / 2;
-    if (P->i[mid] < row)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo < P->p[col + 1] && P->i[lo] == row ? (long)lo : -1;
+  size_t cap;
+  int rc = cpk_size_mul(C->B.ptr[C->nc], C->cone_dim * C->cone_dim, &cap) ||
+                   cap > SIZE_MAX - C->nc
+               ? CPK_EOVERFLOW
+               : trip_alloc(t, cap + C->nc + 1);
+  return rc ? rc : cone_entries(C, t);
 }
 
 int cvm_cone_scatter(const cpk_varmap *C, const cpk_csc *P, double *x)
 {
-  trip t = {0};
+  trip t = {.P = P, .out = x, .last = -2};
   size_t n = C->cone_dim * C->nc;
-  int rc = (size_t)P->m != n || (size_t)P->n != n ? CPK_EUNSUP : cone_triplets(C, &t);
-  if (!rc) memset(x, 0, (size_t)P->p[P->n] * sizeof *x);
-  for (size_t k = 0; !rc && k < t.n; k++) {
-    long at = csc_find(P, t.i[k], t.j[k]);
-    if (at < 0)
-      rc = CPK_EUNSUP;
-    else
-      x[at] += t.x[k];
-  }
-  trip_free(&t);
-  return rc;
+  if ((size_t)P->m != n || (size_t)P->n != n) return CPK_EUNSUP;
+  memset(x, 0, (size_t)P->p[P->n] * sizeof *x);
+  return cone_entries(C, &t);
 }
 
 static int cone_matrix(const cpk_varmap *C, int dense, cpk_matrix **W)

@@ -169,14 +169,9 @@ int cpk_varmap_check(const cpk_varmap *m, const double *z, double tol, cpk_physi
 {
   memset(out, 0, sizeof *out);
   if (!(tol > 0)) tol = 1e-3;
-  double *P = cpk_calloc_array(4 * m->nc + 1, 4 * sizeof *P);
-  double *v = cpk_alloc_array(m->nv + 1, sizeof *v);
-  if (!P || !v) {
-    free(P);
-    free(v);
-    return cpk_error_set(err, CPK_ENOMEM, "out of memory");
-  }
-  double *U = P + 4 * m->nc, *U0 = U + 4 * m->nc, *zero = U0 + 4 * m->nc;
+  double *P = m->check, *U = P + 4 * m->nc, *U0 = U + 4 * m->nc, *zero = U0 + 4 * m->nc;
+  double *v = zero + 4 * m->nc;
+  memset(P, 0, 16 * m->nc * sizeof *P);
   cvm_impulses(m, z, P);
   cvm_contact_velocity(m, z, P, U);
   int rc = cvm_motion(m, zero, v, U0, err); /* the free motion */
@@ -184,7 +179,5 @@ int cpk_varmap_check(const cpk_varmap *m, const double *z, double tol, cpk_physi
     scales(m, P, U, U0, &out->pscale, &out->vscale);
     judge(m, P, U, tol, out);
   }
-  free(P);
-  free(v);
   return rc;
 }

@@ -12,7 +12,5 @@
 void dgetrf_(const int *m, const int *n, double *a, const int *lda, int *ipiv, int *info);
 void dgecon_(const char *norm, const int *n, const double *a, const int *lda, const double *anorm,
              double *rcond, double *work, int *iwork, int *info, size_t norm_len);
-void dgeequb_(const int *m, const int *n, const double *a, const int *lda, double *r, double *c,
-              double *rowcnd, double *colcnd, double *amax, int *info);
 
 #endif

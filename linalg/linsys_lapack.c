@@ -7,6 +7,7 @@
 #include <cpkit/linsys.h>
 #include <cpkit/util.h>
 #include "lapack_decl.h"
+#include "lapack_equilibrate.h"
 #include "linsys_eta.h"
 #include "lu_solve1.h"
 
@@ -15,7 +16,7 @@
 
 /*
  * A_k = A_0 E_1 ... E_k with A_0 = R^{-1} (P L U) C^{-1}: R and C are the
- * power-of-two row and column scalings of dgeequb, so that the rcond test
+ * power-of-two row and column scalings of dgeequb (lapack_equilibrate.c), so that the rcond test
  * does not depend on how rows and columns are scaled (a Lemke basis mixes
  * unit columns with columns of M), and P L U is dgetrf's factorization of
  * R A_0 C. The E_m are in `eta`, shared with the UMFPACK backend.
@@ -136,11 +137,11 @@ static double lapack_inverse_norm_bound(const lapack_state *s)
 static int lapack_factor_dense(lapack_state *s, const cpk_csc *A)
 {
   int n = s->ni, info = 0;
-  double rowcnd, colcnd, amax, rcond = 0.0;
+  double amax, rcond = 0.0;
   lapack_fill(s, A);
-  dgeequb_(&n, &n, s->lu, &n, s->r, s->c, &rowcnd, &colcnd, &amax, &info);
+  info = lapack_equilibrate(n, s->lu, s->r, s->c, &amax); /* dgeequb's scalings */
   if (info > 0) return CPK_ESINGULAR; /* an exactly zero row or column */
-  if (info < 0 || !isfinite(amax)) return CPK_ELINSYS;
+  if (!isfinite(amax)) return CPK_ELINSYS;
   double anorm = lapack_scale(s);
   dgetrf_(&n, &n, s->lu, &n, s->ipiv, &info);
   if (info > 0) return CPK_ESINGULAR;

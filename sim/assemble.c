@@ -128,11 +128,17 @@ static int add_geom(const cpk_world *w, const cpk_body *pose, const sim_geom *g,
 int sim_assemble(const cpk_world *w, const cpk_body *pose, const sim_geom *g, size_t ng,
                  const double *psi, cpk_contact_system **out, cpk_error *err)
 {
+  *out = NULL;
+  return sim_assemble_again(w, pose, g, ng, psi, out, err);
+}
+
+int sim_assemble_again(const cpk_world *w, const cpk_body *pose, const sim_geom *g, size_t ng,
+                       const double *psi, cpk_contact_system **out, cpk_error *err)
+{
   size_t *dof = cpk_alloc_array(w->nbodies, sizeof *dof), nv = 0;
   double *v = NULL, *k = NULL;
   cpk_csc *M = NULL;
   int rc = dof ? CPK_OK : CPK_ENOMEM;
-  *out = NULL;
   if (!rc) sim_dofs(w, dof, &nv);
   if (!rc && nv == 0) rc = cpk_error_set(err, CPK_EINVAL, "the world has no dynamic body");
   if (!rc) {
@@ -140,7 +146,9 @@ int sim_assemble(const cpk_world *w, const cpk_body *pose, const sim_geom *g, si
     k = cpk_alloc_array(nv, sizeof *k);
     rc = v && k ? body_terms(w, dof, nv, &M, v, k) : CPK_ENOMEM;
   }
-  if (!rc) rc = cpk_contact_system_alloc_body(nv, M, v, k, w->settings.h, out, err);
+  if (!rc)
+    rc = *out ? cpk_contact_system_reset_body(*out, nv, M, v, k, w->settings.h, err)
+              : cpk_contact_system_alloc_body(nv, M, v, k, w->settings.h, out, err);
   for (size_t c = 0; c < ng && !rc; c++) rc = add_geom(w, pose ? pose : w->bodies, &g[c], dof, psi ? psi[c] : g[c].gap, *out, err);
   if (rc == CPK_ENOMEM) cpk_error_set(err, rc, "out of memory assembling the contact system");
   if (rc) {

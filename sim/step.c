@@ -172,10 +172,10 @@ static int cached_compile(cpk_world *w, const cpk_body *pose, const sim_geom *g,
                           const double *psi, const char *solver, double **z0, cpk_error *err)
 {
   sim_cache *k = &w->cache;
-  cpk_contact_system *sys = NULL;
   cpk_compile_options co = step_options(w, solver);
   *z0 = NULL;
-  int rc = sim_assemble(w, pose, g, ng, psi, &sys, err);
+  int rc = sim_assemble_again(w, pose, g, ng, psi, &w->buf.sys, err);
+  cpk_contact_system *sys = w->buf.sys; /* the world's: kept for the next step */
   if (!rc && sim_cache_matches(k, g, ng) && !cpk_compile_update(sys, k->prob, k->map, NULL)) {
     k->updates++;
   } else if (!rc) {
@@ -188,7 +188,6 @@ static int cached_compile(cpk_world *w, const cpk_body *pose, const sim_geom *g,
   }
   if (!rc && w->settings.warm_start) *z0 = warm_point(w, g, ng, sys, k->prob, k->map);
   if (!rc && !*z0 && k->prob->kind == CPK_KIND_NONLINEAR_MCP) *z0 = cold_point(k->map);
-  cpk_contact_system_free(sys);
   return rc;
 }
 

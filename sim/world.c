@@ -97,6 +97,7 @@ void cpk_world_free(cpk_world *w)
   free(w->buf.saved);
   free(w->buf.g);
   free(w->buf.psi);
+  cpk_contact_system_free(w->buf.sys);
   free(w);
 }
 

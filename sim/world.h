@@ -54,6 +54,7 @@ typedef struct sim_step_buf {
   sim_geom *g;           /* the step's contacts */
   size_t capdof, cappose, capsaved, capg, cappsi; /* their room (sim_grow) */
   double *psi;           /* their linearised gaps (implicit sweeps) */
+  cpk_contact_system *sys; /* the cached compile's system, refilled every step (sim_assemble_again) */
 } sim_step_buf;
 
 struct cpk_world {

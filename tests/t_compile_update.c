@@ -201,9 +201,95 @@ static long scene_compiles(const char *scene, const char *model, const char *sol
   return compiles;
 }
 
+/* s as JSON text (NULL on failure; the caller frees). */
+static char *json_of(const cpk_contact_system *s)
+{
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&text, &len);
+  if (!f) return NULL;
+  int rc = cpk_contact_system_write_json(s, f, NULL);
+  fclose(f);
+  if (rc) free(text);
+  return rc ? NULL : text;
+}
+
+/* A body with one contact whose rows are given in the order perm, as JSON. */
+static char *permuted_json(const int perm[6])
+{
+  cpk_contact_system *t = NULL;
+  double M6[6] = {2, 2, 2, 0.3, 0.5, 0.7}, v[6] = {0.1, -0.2, -0.5, 0.3, 0.2, -0.1};
+  double k[6] = {0, 0, -9.81 * 2.0, 0, 0, 0}, r[3] = {-cos(0.3), -sin(0.3), -1.0};
+  double n[3] = {0, 0, 1}, tg[3] = {1, 0, 0}, w[4][6], pw[4][6];
+  cpk_int ti[6] = {0, 1, 2, 3, 4, 5}, rows[6];
+  cpk_csc *M = NULL;
+  cpk_contact_params p;
+  cpk_contact_params_default(&p);
+  p.mu = 0.3;
+  int rc = cpk_csc_from_triplets(6, 6, 6, ti, ti, M6, &M) ||
+           cpk_contact_system_alloc_body(6, M, v, k, 1e-3, &t, NULL) ||
+           cpk_rigid_contact_wrenches(r, n, tg, w[0], w[1], w[2], w[3]);
+  for (int i = 0; i < 6; i++) {
+    rows[i] = perm[i];
+    for (int a = 0; a < 4; a++) pw[a][i] = w[a][perm[i]];
+  }
+  if (!rc) rc = cpk_contact_system_add_contact(t, &p, 6, rows, pw[0], pw[1], pw[2], pw[3], NULL);
+  char *text = rc ? NULL : json_of(t);
+  cpk_csc_free(M);
+  cpk_contact_system_free(t);
+  return text;
+}
+
+/* b's contacts added to s (their rows and values read back from b). */
+static int add_contacts_of(cpk_contact_system *s, const cpk_contact_system *b)
+{
+  int rc = CPK_OK;
+  for (size_t c = 0; !rc && c < b->nc; c++) {
+    size_t r0 = b->wptr[c], nr = b->wptr[c + 1] - r0;
+    double w[4][6];
+    for (size_t i = 0; i < nr && i < 6; i++)
+      for (int a = 0; a < 4; a++) w[a][i] = b->wval[4 * (r0 + i) + a];
+    rc = nr > 6 ? CPK_EINVAL
+                : cpk_contact_system_add_contact(s, &b->contacts[c], nr, b->wrow + r0, w[0], w[1],
+                                                 w[2], w[3], NULL);
+  }
+  return rc;
+}
+
+/* cpk_contact_system_reset_body (the stepper's system, refilled every step): a system reset
+ * to b's data and given b's contacts is b; bad data leaves it as it was. */
+static void reset_case(void)
+{
+  cpk_contact_system *a = body_system(0.0, 1), *b = body_system(0.3, 0);
+  char *before = a ? json_of(a) : NULL, *same = NULL, *got = NULL, *want = b ? json_of(b) : NULL;
+  int bad = a && b ? cpk_contact_system_reset_body(a, b->nv, b->M, b->v, b->k, -1.0, NULL) : 0;
+  same = a ? json_of(a) : NULL;
+  t_ok(bad == CPK_EINVAL && before && same && strcmp(before, same) == 0,
+       "reset with h < 0: CPK_EINVAL, the system unchanged");
+  int rc = !a || !b || cpk_contact_system_reset_body(a, b->nv, b->M, b->v, b->k, b->h, NULL) ||
+           add_contacts_of(a, b);
+  got = rc ? NULL : json_of(a);
+  t_ok(got && want && strcmp(got, want) == 0, "reset and refilled: the same system as a new one");
+  free(before);
+  free(same);
+  free(got);
+  free(want);
+  cpk_contact_system_free(a);
+  cpk_contact_system_free(b);
+}
+
 int main(void)
 {
   cpk_init();
+  { /* rows in any order are stored sorted with their values (contact_system.c store_rows) */
+    const int sorted[6] = {0, 1, 2, 3, 4, 5}, mixed[6] = {4, 0, 5, 2, 1, 3};
+    char *a = permuted_json(sorted), *b = permuted_json(mixed);
+    t_ok(a && b && strcmp(a, b) == 0, "a contact's rows in any order: the same system");
+    t_ok(a && strstr(a, "\"rows\"") != NULL, "the system's JSON lists the rows");
+    free(a);
+    free(b);
+  }
+  reset_case();
   const struct {
     const char *model;
     cpk_problem_form form;

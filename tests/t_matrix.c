@@ -28,6 +28,19 @@ static void test_triplets(void)
   cpk_int bad_j[] = {0};
   cpk_csc *B = NULL;
   t_ok(cpk_csc_from_triplets(3, 3, 1, bad_i, bad_j, tx, &B) == CPK_EINVAL && !B, "row index out of range rejected");
+  A->i[4] = 3; /* the last row of the last column out of range */
+  t_ok(cpk_csc_check(A) == CPK_EBADMAT, "row index m detected");
+  A->i[4] = 2;
+  A->i[0] = -1;
+  t_ok(cpk_csc_check(A) == CPK_EBADMAT, "negative row index detected");
+  A->i[0] = 0;
+  A->i[2] = 3; /* out of range in a middle column */
+  t_ok(cpk_csc_check(A) == CPK_EBADMAT, "row index m in column 1 detected");
+  A->i[2] = 1;
+  t_ok(cpk_csc_check(A) == CPK_OK, "restored: valid again");
+  A->i[3] = 2; /* a duplicate of column 2's other row */
+  t_ok(cpk_csc_check(A) == CPK_EBADMAT, "duplicate row detected");
+  A->i[3] = 0;
   A->i[0] = 2; /* break sortedness */
   t_ok(cpk_csc_check(A) == CPK_EBADMAT, "unsorted column detected");
   cpk_csc_free(A);

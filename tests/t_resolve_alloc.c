@@ -235,6 +235,58 @@ static void run_findex_lemke(void)
   cpk_problem_free(p);
 }
 
+/* A ball resting on the ground, one contact, compiled in the cone form: cpk_varmap_check
+ * (the stepper's check every step) allocates nothing, and its verdicts are the hand-derived
+ * ones: P_n = m g h holds the ball (U = 0), no impulse lets it sink (U_n = -g h). Then the
+ * system is reset and refilled as the stepper does every step: no allocation either. */
+static void run_physics_check(void)
+{
+  double m = 2.0, h = 1e-3, g = 9.81, vals[6] = {m, m, m, 0.4, 0.4, 0.4}, v[6] = {0};
+  double k[6] = {0, 0, -m * g, 0, 0, 0}, r[3] = {0, 0, -0.5}, n[3] = {0, 0, 1}, t[3] = {1, 0, 0};
+  double wn[6], wt[6], wo[6], wr[6];
+  cpk_int ti[6] = {0, 1, 2, 3, 4, 5};
+  cpk_csc *M = NULL;
+  cpk_contact_system *s = NULL;
+  cpk_contact_params par;
+  cpk_contact_params_default(&par);
+  par.mu = 0.5;
+  cpk_compile_options o;
+  cpk_compile_options_default(&o);
+  o.form = CPK_FORM_CONE;
+  cpk_problem *p = NULL;
+  cpk_varmap *map = NULL;
+  int rc = cpk_csc_from_triplets(6, 6, 6, ti, ti, vals, &M) ||
+           cpk_contact_system_alloc_body(6, M, v, k, h, &s, NULL) ||
+           cpk_rigid_contact_wrenches(r, n, t, wn, wt, wo, wr) ||
+           cpk_contact_system_add_contact(s, &par, 6, ti, wn, wt, wo, wr, NULL) ||
+           cpk_compile(s, "point-coulomb", &o, &p, &map, NULL);
+  if (t_ok(!rc && p->n == 3, "ball on the ground: compiled in the cone form (n = 3)")) {
+    double held[3] = {m * g * h, 0, 0}, none[3] = {0, 0, 0};
+    cpk_physics_check c1, c2, c3;
+    count_start();
+    int crc = cpk_varmap_check(map, held, 0, &c1, NULL) | cpk_varmap_check(map, none, 0, &c2, NULL) |
+              cpk_varmap_check(map, held, 0, &c3, NULL);
+    long made = count_stop();
+    t_ok(crc == 0 && made == 0, "physical check: 3 checks, %ld allocations", made);
+    t_ok(c1.ok && c1.normal <= 1e-12 && c1.cone == 0.0, "P_n = m g h holds the ball: passes (%g)",
+         c1.normal);
+    t_ok(!c2.ok && c2.contact == 0 && c2.normal > 0.5, "no impulse: the ball sinks, fails (%g)",
+         c2.normal);
+    t_ok(memcmp(&c1, &c3, sizeof c1) == 0, "the same z checked again: the same figures");
+    k[2] = -2.0 * m * g; /* the stepper's next system: new values, the same sizes */
+    count_start();
+    rc = cpk_contact_system_reset_body(s, 6, M, v, k, h, NULL) ||
+         cpk_contact_system_add_contact(s, &par, 6, ti, wn, wt, wo, wr, NULL);
+    made = count_stop();
+    t_ok(!rc && made == 0 && s->nc == 1 && s->k[2] == k[2],
+         "contact system reset and refilled: %ld allocations", made);
+  }
+  cpk_problem_free(p);
+  cpk_varmap_free(map);
+  cpk_contact_system_free(s);
+  cpk_csc_free(M);
+}
+
 int main(void)
 {
   cpk_init();
@@ -258,6 +310,7 @@ int main(void)
   run_findex_lemke();
   run_enum();
   run_cone(cpk_solver_fcipm, NULL, NULL);
+  run_physics_check();
   return t_done();
 }
 #else

@@ -107,6 +107,17 @@ CPK_API int cpk_contact_system_alloc_body(size_t nv, const cpk_csc *M, const dou
                                           cpk_error *err);
 
 /**
+ * Make the body-form system s one with no contacts again, with the nv, M, v, k and h that
+ * cpk_contact_system_alloc_body takes (the same checks), as if it were new (no name, no
+ * influence matrix) but keeping its arrays: a stepper that assembles a system every step
+ * allocates nothing here while nv, M's pattern and its contacts' rows do not grow.
+ * CPK_EINVAL (bad data, or s not of the body form) and CPK_ENOMEM leave s as it was.
+ */
+CPK_API int cpk_contact_system_reset_body(cpk_contact_system *s, size_t nv, const cpk_csc *M,
+                                          const double *v, const double *k, double h,
+                                          cpk_error *err);
+
+/**
  * New local-form system with nc contacts of dim (3 or 4) unknowns each:
  * U = W P + q. W (dim*nc square) and q are copied; mu (length nc) may be NULL
  * (all 0); other parameters start at their defaults (cpk_contact_set_params).
@@ -490,7 +501,8 @@ typedef struct cpk_physics_check {
  * checked for the normal conditions only (their friction lives on their own polytopes),
  * kelvin-voigt and distributed for P_n >= 0 only in the normal direction (compliance).
  * tol is relative (see cpk_physics_check; <= 0: 1e-3). This is what tells a physically
- * wrong answer that passes a squared cone row (issue 14's false `solved`).
+ * wrong answer that passes a squared cone row (issue 14's false `solved`). It allocates
+ * nothing (its arrays are the map's): do not check with one map from two threads at once.
  */
 CPK_API int cpk_varmap_check(const cpk_varmap *m, const double *z, double tol,
                              cpk_physics_check *out, cpk_error *err);
