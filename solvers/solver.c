@@ -73,12 +73,20 @@ static int distributed_linsys(const cpk_settings *st)
 }
 
 /*
- * Before a distributed solver allocates or runs: a new run of agreements, and whole
- * contacts per rank in the backend instances it allocates.
+ * Solves under way on this thread: a solver may call the driver from inside its own
+ * solve (nsn's nsgs restart, ipm's polish). Such a nested call must not start a new
+ * run of agreements: a rank that learned of another rank's failure would forget it,
+ * and its next agreement would wait for a rank that has left (review, 2 ranks).
+ */
+static _Thread_local int driver_depth;
+
+/*
+ * Before a distributed solver allocates or runs: a new run of agreements (outside any
+ * solve only), and whole contacts per rank in the backend instances it allocates.
  */
 static void distributed_begin(const cpk_problem *p)
 {
-  cpk_mpi_agree_reset();
+  if (driver_depth == 0) cpk_mpi_agree_reset();
   cpk_mpi_set_row_group(p->kind == CPK_KIND_FRICTION_CONE ? p->cone_dim : 1);
 }
 
@@ -92,6 +100,7 @@ static int distributed_agree(const cpk_settings *st, int rc, cpk_error *err)
   if (!distributed_linsys(st)) return rc;
   int all = cpk_mpi_agree(rc);
   if (all && !rc) cpk_error_set(err, all, "failed on another MPI rank: %s", cpk_strerror(all));
+  else if (all != rc && err) err->code = all; /* the code returned, this rank's message kept */
   return all;
 }
 
@@ -112,11 +121,14 @@ int cpk_solver_alloc(const cpk_solver_type *T, const cpk_problem *p, const cpk_s
     settings = &defaults;
   }
   if ((rc = cpk_settings_validate(settings, err))) return rc;
+  if (distributed_linsys(settings)) distributed_begin(p);
   cpk_solver *s = calloc(1, sizeof *s);
-  if (!s) return cpk_error_set(err, CPK_ENOMEM, "out of memory");
+  if (!s) {
+    cpk_error_set(err, CPK_ENOMEM, "out of memory");
+    return distributed_agree(settings, CPK_ENOMEM, err); /* the other ranks wait in it */
+  }
   s->type = T;
   s->problem = p;
-  if (distributed_linsys(settings)) distributed_begin(p);
   rc = own_settings(s, settings);
   if (rc) cpk_error_set(err, rc, "out of memory");
   if (!rc)
@@ -203,7 +215,9 @@ int cpk_solver_solve(cpk_solver *s, cpk_result *r, cpk_error *err)
   if (max_iter == 0) max_iter = s->type->default_max_iter ? s->type->default_max_iter(p) : 1000;
   cpk_monitor_start(&mon, &s->settings, s->type->name, max_iter);
   cpk_monitor_track(&mon, p, s->modes);
+  driver_depth++;
   rc = s->impl->solve(s->state, p, &s->settings, &mon, r);
+  driver_depth--;
   r->time_s = cpk_monitor_elapsed(&mon);
   if (rc) /* the method's reason, when it gave one (a re-solve the updates made impossible) */
     cpk_error_set(err, rc, "%s: %s%s%s", s->type->name, cpk_strerror(rc), r->message[0] ? ": " : "",

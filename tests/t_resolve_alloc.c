@@ -263,10 +263,10 @@ static void run_physics_check(void)
   if (t_ok(!rc && p->n == 3, "ball on the ground: compiled in the cone form (n = 3)")) {
     double held[3] = {m * g * h, 0, 0}, none[3] = {0, 0, 0};
     cpk_physics_check c1, c2, c3;
-    count_start();
+    alloc_count_start();
     int crc = cpk_varmap_check(map, held, 0, &c1, NULL) | cpk_varmap_check(map, none, 0, &c2, NULL) |
               cpk_varmap_check(map, held, 0, &c3, NULL);
-    long made = count_stop();
+    long made = alloc_count_stop();
     t_ok(crc == 0 && made == 0, "physical check: 3 checks, %ld allocations", made);
     t_ok(c1.ok && c1.normal <= 1e-12 && c1.cone == 0.0, "P_n = m g h holds the ball: passes (%g)",
          c1.normal);
@@ -274,10 +274,10 @@ static void run_physics_check(void)
          c2.normal);
     t_ok(memcmp(&c1, &c3, sizeof c1) == 0, "the same z checked again: the same figures");
     k[2] = -2.0 * m * g; /* the stepper's next system: new values, the same sizes */
-    count_start();
+    alloc_count_start();
     rc = cpk_contact_system_reset_body(s, 6, M, v, k, h, NULL) ||
          cpk_contact_system_add_contact(s, &par, 6, ti, wn, wt, wo, wr, NULL);
-    made = count_stop();
+    made = alloc_count_stop();
     t_ok(!rc && made == 0 && s->nc == 1 && s->k[2] == k[2],
          "contact system reset and refilled: %ld allocations", made);
   }

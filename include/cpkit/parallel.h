@@ -32,9 +32,12 @@ CPK_API int cpk_mpi_all(int flag);
  * initialised MPI yet joins it first); otherwise `rc` itself. Called where a rank
  * may fail before a collective operation: the solve driver after a solve with a
  * petsc backend, and every petsc backend call at its start. Once an agreement
- * ended in an error, the rank that failed makes no more collective calls, so
- * every later cpk_mpi_agree returns that error at once, without communicating,
- * until cpk_mpi_agree_reset.
+ * ended in an error, the rank that failed makes no more agreements before the
+ * driver's (it still frees its objects, which every rank must do in the same
+ * order: MUMPS's clean-up is collective), so every later cpk_mpi_agree returns
+ * that error at once, without communicating, until cpk_mpi_agree_reset. A
+ * decision one rank takes alone (a time limit, a callback's stop) is not agreed
+ * yet: with more than one rank, leave them unset (doc/petsc.md).
  */
 CPK_API int cpk_mpi_agree(int rc);
 
