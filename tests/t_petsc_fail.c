@@ -1,4 +1,4 @@
-/* t_petsc_fail.c: a failure on one MPI rank only (solver, backend alloc, factor or solve) ends the solve with an error on every rank, without a deadlock. */
+/* t_petsc_fail.c: a failure on one MPI rank only (solver, backend alloc, factor or solve; nsn's nested nsgs restart after it) ends the solve with an error on every rank, without a deadlock. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,17 +13,23 @@
 #endif
 
 /*
- * Run alone (1 rank) by `make check`, and with 2 ranks by t_petsc_fail.sh under
- * `timeout`: a deadlock fails the script instead of hanging it. The failure is
+ * Run alone (1 rank) by `make check`, and with 2 ranks by t_petsc_fail_2ranks.sh
+ * under `timeout`: a deadlock fails the script instead of hanging it. The failure is
  * injected on the last rank only, through a solver that wraps ipm and gives it a
  * backend that wraps petsc; the driver sees the petsc backend in the settings, so
  * the solve is a distributed one. Every rank must return an error from the solve
  * (or from the solver's allocation), and a clean solve afterwards must work again.
+ *
+ * FAIL_NESTED: the wrapper runs nsn on a cone problem with petsc itself (so that
+ * nested driver calls see a distributed backend too), and returns at once on the
+ * last rank. The other ranks' backend calls then meet the agreed error, nsn gets
+ * stuck on gradient steps and restarts through the driver (nsgs): that nested call
+ * must keep the agreed error, not wait for the rank that has left (review, 2 ranks).
  */
-enum { FAIL_NONE, FAIL_SOLVER, FAIL_ALLOC, FAIL_FACTOR, FAIL_SOLVE, NCASES };
+enum { FAIL_NONE, FAIL_SOLVER, FAIL_ALLOC, FAIL_FACTOR, FAIL_SOLVE, FAIL_NESTED, NCASES };
 static const char *case_name[NCASES] = {"no failure", "the solver returns at once",
                                         "the backend's alloc", "the 3rd factorization",
-                                        "the 2nd solve"};
+                                        "the 2nd solve", "nsn's solver returns at once"};
 
 static int mode;      /* FAIL_* of the running case */
 static int fail_here; /* this rank is the one that fails */
@@ -52,39 +58,46 @@ static int f_solve(void *state, double *x, int transpose)
 /* petsc's own functions but for these three (the state is petsc's): set up in main */
 static cpk_linsys_type failing_petsc;
 
-/* ---- the solver: ipm with that backend ---- */
+/* ---- the solver: ipm with that backend, or nsn with petsc (FAIL_NESTED) ---- */
 
-static const cpk_solver_type *ipm;
+static const cpk_solver_type *ipm, *nsn;
+
+static const cpk_solver_type *inner(void) { return mode == FAIL_NESTED ? nsn : ipm; }
 
 static cpk_settings with_failing_backend(const cpk_settings *s)
 {
   cpk_settings c = *s;
-  c.linsys = &failing_petsc;
+  if (mode != FAIL_NESTED) c.linsys = &failing_petsc;
   return c;
 }
 
-static long w_max_iter(const cpk_problem *p) { return ipm->default_max_iter(p); }
+static long w_max_iter(const cpk_problem *p) { return inner()->default_max_iter(p); }
 
 static int w_alloc(void **state, const cpk_problem *p, const cpk_settings *s, cpk_error *err)
 {
   cpk_settings c = with_failing_backend(s);
-  return ipm->alloc(state, p, &c, err);
+  return inner()->alloc(state, p, &c, err);
 }
 
 static int w_solve(void *state, const cpk_problem *p, const cpk_settings *s, cpk_monitor *mon,
                    cpk_result *r)
 {
   if (mode == FAIL_SOLVER && fail_here) return CPK_ENOMEM;
+  if (mode == FAIL_NESTED && fail_here) return CPK_ELINSYS;
   cpk_settings c = with_failing_backend(s);
-  return ipm->solve(state, p, &c, mon, r);
+  return inner()->solve(state, p, &c, mon, r);
 }
 
-static void w_free(void *state) { ipm->free(state); }
+static void w_free(void *state) { inner()->free(state); }
 
-static const cpk_solver_type failing_ipm = {"failing-ipm", "ipm failing on one rank", CPK_KIND_LCP,
-                                            w_max_iter, w_alloc, w_solve, w_free};
+static const cpk_solver_type failing = {"failing", "ipm or nsn failing on one rank",
+                                        CPK_KIND_LCP | CPK_KIND_FRICTION_CONE, w_max_iter,
+                                        w_alloc, w_solve, w_free};
 
-/* ---- the problem and the cases ---- */
+/* ---- the problems and the cases ---- */
+
+/* A cone problem on which nsn without its linear solves (gradient steps) stalls. */
+#define CONE_FILE "data/fclib/NESpheres_30_1.hdf5"
 
 /* 48 rows, SPD and diagonally dominant, couplings 1 and 7 rows away (across the ranks' cut). */
 static cpk_problem *lcp48(void)
@@ -110,8 +123,16 @@ static cpk_problem *lcp48(void)
   return p;
 }
 
-/* One case: the return code of alloc or solve; *solved: z passes the independent check. */
-static int run_case(const cpk_problem *p, int m, int *solved)
+/* A solution by the independent check of its kind. */
+static int is_solution(const cpk_problem *p, const double *z)
+{
+  return p->kind == CPK_KIND_FRICTION_CONE ? t_is_fc_solution(p, z, 1e-6)
+                                           : t_is_mcp_solution(p, z, 1e-8);
+}
+
+/* One case: the return code of alloc or solve; *solved: z passes the independent check;
+ * *status: the result's status (what the solver had set when the solve failed). */
+static int run_case(const cpk_problem *p, int m, int *solved, int *status)
 {
   cpk_settings st;
   cpk_solver *s = NULL;
@@ -122,31 +143,58 @@ static int run_case(const cpk_problem *p, int m, int *solved)
   mode = m;
   calls = 0;
   *solved = 0;
+  *status = -1;
   int rc = cpk_result_alloc(p->n, &r);
-  if (!rc) rc = cpk_solver_alloc(&failing_ipm, p, &st, &s, &err);
+  if (!rc) rc = cpk_solver_alloc(&failing, p, &st, &s, &err);
   if (!rc) rc = cpk_solver_solve(s, r, &err);
-  if (!rc) *solved = r->status == CPK_STATUS_SOLVED && t_is_mcp_solution(p, r->z, 1e-8);
+  if (!rc) *solved = r->status == CPK_STATUS_SOLVED && is_solution(p, r->z);
+  if (r) *status = (int)r->status;
   if (rc) t_diag("rank %d, %s: %s", cpk_mpi_rank(), case_name[m], err.message);
   cpk_solver_free(s);
   cpk_result_free(r);
   return rc;
 }
 
+static const char *status_name(int st)
+{
+  return st >= 0 && st < CPK_STATUS_COUNT ? cpk_status_name((cpk_status)st) : "none";
+}
+
+/* Rank 0's report of every rank's results (g: rc, solved, status per case); cone: the FCLIB problem was read. */
+static void report(const int *all, int size, int cone)
+{
+  for (int r = 0; r < size; r++) {
+    const int *g = all + 3 * NCASES * r;
+    t_ok(g[FAIL_NONE] == CPK_OK && g[NCASES + FAIL_NONE],
+         "rank %d: without a failure (before and after the failing cases) ipm solves", r);
+    for (int m = FAIL_SOLVER; m < NCASES; m++)
+      t_ok((m == FAIL_NESTED && !cone) || g[m] != CPK_OK,
+           "%srank %d: %s fails on rank %d: the solve returns an error (%s)",
+           m == FAIL_NESTED && !cone ? "# SKIP no FCLIB problem: " : "", r, case_name[m], size - 1,
+           cpk_errname(g[m]));
+    /* nsn stops stalled only after its nsgs restart did not move (nsn.c, stuck) */
+    if (r < size - 1)
+      t_ok(!cone || g[2 * NCASES + FAIL_NESTED] == CPK_STATUS_STALLED,
+           "%srank %d: nsn met the agreed error, got stuck and tried its nsgs restart (status %s)",
+           cone ? "" : "# SKIP no FCLIB problem: ", r, status_name(g[2 * NCASES + FAIL_NESTED]));
+  }
+}
+
 int main(void)
 {
   cpk_linsys *L = NULL;
   ipm = cpk_solver_find("ipm");
-  if (cpk_linsys_petsc) {
-    failing_petsc = *cpk_linsys_petsc;
-    failing_petsc.name = "failing-petsc";
-    failing_petsc.alloc = f_alloc;
-    failing_petsc.factor = f_factor;
-    failing_petsc.solve = f_solve;
-  }
-  cpk_problem *p = lcp48();
-  if (!ipm || !p || !cpk_linsys_petsc) {
-    t_ok(!cpk_linsys_petsc, "# SKIP built without PETSc, or no ipm or problem");
+  nsn = cpk_solver_find("nsn");
+  failing_petsc = *cpk_linsys_petsc; /* never NULL: this test is built with PETSc only (petsc.am) */
+  failing_petsc.name = "failing-petsc";
+  failing_petsc.alloc = f_alloc;
+  failing_petsc.factor = f_factor;
+  failing_petsc.solve = f_solve;
+  cpk_problem *p = lcp48(), *cone = t_fclib_problem(CONE_FILE);
+  if (!ipm || !nsn || !p) {
+    t_ok(0, "ipm, nsn and the LCP exist");
     cpk_problem_free(p);
+    cpk_problem_free(cone);
     return t_done();
   }
   leak_tracking(0); /* MPI and PETSc start here (Open MPI's own allocations are not tracked) */
@@ -156,27 +204,25 @@ int main(void)
   int rank = cpk_mpi_rank(), size = cpk_mpi_size();
   fail_here = rank == size - 1;
   if (rank != 0 && !freopen("/dev/null", "w", stdout)) return 1; /* rank 0 reports for all */
-  int mine[2 * NCASES] = {0}, *all = calloc((size_t)size, sizeof mine);
+  int mine[3 * NCASES] = {0}, *all = calloc((size_t)size, sizeof mine);
   /* a clean solve, each failure, and a clean solve again: the failures leave nothing behind */
-  static const int order[] = {FAIL_NONE, FAIL_SOLVER, FAIL_ALLOC, FAIL_FACTOR, FAIL_SOLVE, FAIL_NONE};
+  static const int order[] = {FAIL_NONE,  FAIL_SOLVER, FAIL_ALLOC, FAIL_FACTOR,
+                              FAIL_SOLVE, FAIL_NESTED, FAIL_NONE};
   for (size_t k = 0; k < sizeof order / sizeof order[0]; k++) {
-    int m = order[k], solved = 0, rc = run_case(p, m, &solved);
+    int m = order[k], solved = 0, status = -1;
+    if (m == FAIL_NESTED && !cone) continue; /* built without HDF5: reported as skipped */
+    int rc = run_case(m == FAIL_NESTED ? cone : p, m, &solved, &status);
     mine[m] = k > 0 && mine[m] ? mine[m] : rc; /* FAIL_NONE twice: both must pass */
     mine[NCASES + m] = solved && (k == 0 || mine[NCASES + m]);
+    mine[2 * NCASES + m] = status;
   }
-  int gathered = all && MPI_Gather(mine, 2 * NCASES, MPI_INT, all, 2 * NCASES, MPI_INT, 0,
+  int gathered = all && MPI_Gather(mine, 3 * NCASES, MPI_INT, all, 3 * NCASES, MPI_INT, 0,
                                    MPI_COMM_WORLD) == MPI_SUCCESS;
   t_ok(up == CPK_OK && gathered, "%d rank(s): every case ended on every rank", size);
-  for (int r = 0; gathered && r < size; r++) {
-    const int *g = all + 2 * NCASES * r;
-    t_ok(g[FAIL_NONE] == CPK_OK && g[NCASES + FAIL_NONE],
-         "rank %d: without a failure (before and after the failing cases) ipm solves", r);
-    for (int m = FAIL_SOLVER; m < NCASES; m++)
-      t_ok(g[m] != CPK_OK, "rank %d: %s fails on rank %d: the solve returns an error (%s)", r,
-           case_name[m], size - 1, cpk_errname(g[m]));
-  }
+  if (gathered) report(all, size, cone != NULL);
   free(all);
   cpk_problem_free(p);
+  cpk_problem_free(cone);
   int rc = rank == 0 ? t_done() : 0; /* the other ranks' results are in rank 0's */
   leak_tracking(0);                   /* MPI_Finalize runs at exit */
   return rc;

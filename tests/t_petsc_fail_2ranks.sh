@@ -17,7 +17,7 @@ st=$?
 check "2 ranks: the run ends before the timeout (no deadlock)" test "$st" -ne 124 -a "$st" -ne 137
 check "2 ranks: exit 0" test "$st" -eq 0
 grep -v '^1\.\.' "$tmp/out" | diag
-# rank 0 reports for both: 1 + 2 x 5 results, all ok
-check "2 ranks: 11 results from rank 0, none failed" \
-  test "$(grep -c '^ok ' "$tmp/out")" -eq 11 -a "$(grep -c '^not ok' "$tmp/out")" -eq 0
+# rank 0 reports for both: 1 + 2 x 6 results, + 1 (rank 0 ran nsn), all ok
+check "2 ranks: 14 results from rank 0, none failed" \
+  test "$(grep -c '^ok ' "$tmp/out")" -eq 14 -a "$(grep -c '^not ok' "$tmp/out")" -eq 0
 tap_done
