@@ -1,4 +1,4 @@
-/* t_finish_paths.c: the stepper's finishing phase and the physical check's fallback on seed 003's tilted ellipsoid (elliptic-torsional): every attempt's iterations are counted, and an error of a finishing attempt falls back to the step's own paths. */
+/* t_finish_paths.c: the stepper's finishing phase and the physical check's fallback on seed 003's tilted ellipsoid (elliptic-torsional): an answer solved on the finishing problem starts at the tightened round, every attempt's iterations are counted, and an error of a finishing attempt falls back to the step's own paths. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,21 +8,28 @@
 #define SCENE "seed003-ellipsoid-tilted"
 /* Steps (0-based, the step taken after that many) of the scene on this commit whose
  * answers fail the physical check (measured: `finishes` or `physics_failures`). */
+#define STEP_EXACT 1778   /* bdnewton, exact_scales = 1: solved, fails the check */
 #define STEP_DEFAULT 1771 /* bdnewton (and ipm), default scales: solved, fails the check */
 #define STEP_IPM_FB 1772  /* ipm, physics_finish = 0: its fallback bdnewton stops unsolved */
 #define FEW_ITERATIONS 5  /* bdnewton stops short at the landing with it (t_tilted_landing) */
 
 /* ---- a linear solver that watches the solvers' allocations ------------------------ */
 
-/* An armed failure makes the next allocation of the lapack backend fail: a hard error of
- * that solve, not memory. */
+/* Every solve that factors allocates one instance (the Newton methods): counting the
+ * allocations counts the solves. An armed failure makes the next allocation fail: a hard
+ * error of that solve, not memory. Halving instances return half of every solution: a
+ * Newton method on them converges linearly, halving its residual a step, so its one
+ * step from a start that passes the tolerance is kept and leaves it near the start. */
 static struct spy {
   long allocs;
   int fail_next_alloc; /* 1: the next alloc returns CPK_ELINSYS */
+  int halve;           /* 1: the instances allocated from now on halve their solutions */
 } spy;
 
 typedef struct spy_state {
   void *inner;
+  size_t n;
+  int halve;
 } spy_state;
 
 static int spy_alloc(void **state, size_t n)
@@ -34,6 +41,8 @@ static int spy_alloc(void **state, size_t n)
     return CPK_ELINSYS;
   }
   if (!(s = calloc(1, sizeof *s))) return CPK_ENOMEM;
+  s->n = n;
+  s->halve = spy.halve;
   int rc = cpk_linsys_lapack->alloc(&s->inner, n);
   if (rc) free(s);
   else *state = s;
@@ -47,7 +56,10 @@ static int spy_factor(void *state, const cpk_csc *A)
 
 static int spy_solve(void *state, double *x, int transpose)
 {
-  return cpk_linsys_lapack->solve(((spy_state *)state)->inner, x, transpose);
+  spy_state *s = state;
+  int rc = cpk_linsys_lapack->solve(s->inner, x, transpose);
+  for (size_t i = 0; !rc && s->halve && i < s->n; i++) x[i] *= 0.5;
+  return rc;
 }
 
 static int spy_replace(void *state, size_t j, const double *col, const double *Ainv_col)
@@ -77,7 +89,9 @@ static struct watch {
   long calls;          /* iterations reported in the step */
   long arm_at;         /* the step's solve's iteration at which to arm (0: never) */
   int arm_fail;        /* 1: arm spy.fail_next_alloc then */
+  int arm_halve;       /* 1: set spy.halve then */
   int armed;           /* the arming was done */
+  long allocs_at_arm;  /* spy.allocs then */
 } watch;
 
 static int on_iteration(const cpk_iteration_info *info, void *data)
@@ -86,14 +100,16 @@ static int on_iteration(const cpk_iteration_info *info, void *data)
   watch.calls++;
   if (watch.arm_at && !watch.armed && info->iteration >= watch.arm_at) {
     watch.armed = 1;
+    watch.allocs_at_arm = spy.allocs;
     spy.fail_next_alloc |= watch.arm_fail;
+    spy.halve |= watch.arm_halve;
   }
   return 0;
 }
 
 /* ---- the scene --------------------------------------------------------------------- */
 
-enum { NO_FINISH = 2, CONTINUE = 4, FEW = 8 };
+enum { EXACT = 1, NO_FINISH = 2, CONTINUE = 4, FEW = 8 };
 
 /* The scene with elliptic-torsional, `solver` and `fallback` ("" none), set up by flags,
  * through the spy and the callback, stepped `steps` times (NULL when that fails). */
@@ -111,6 +127,7 @@ static cpk_world *world_at(const char *solver, const char *fallback, int flags, 
   snprintf(ss->model, sizeof ss->model, "elliptic-torsional");
   snprintf(ss->solver, sizeof ss->solver, "%s", solver);
   snprintf(ss->fallback, sizeof ss->fallback, "%s", fallback);
+  ss->compile.exact_scales = (flags & EXACT) != 0;
   ss->physics_finish = !(flags & NO_FINISH);
   ss->physics_continue = (flags & CONTINUE) != 0;
   if (flags & FEW) ss->solve.max_iter = FEW_ITERATIONS;
@@ -127,12 +144,38 @@ static cpk_world *world_at(const char *solver, const char *fallback, int flags, 
 
 /* One step with the watch reset, armed at the step solve's iteration arm_at (0: never). */
 static int step(cpk_world *w, cpk_sim_step_info *info, long arm_at, int arm_fail,
-                cpk_error *err)
+                int arm_halve, cpk_error *err)
 {
   memset(&watch, 0, sizeof watch);
   watch.arm_at = arm_at;
   watch.arm_fail = arm_fail;
+  watch.arm_halve = arm_halve;
   return cpk_world_step(w, info, err);
+}
+
+/*
+ * Review finding 1: with exact scales the finishing runs on the step's own problem, where
+ * the answer is solved already. A round at the step's tolerance from it takes one step
+ * and stops (the start passes); with a solver that converges linearly (halving linear
+ * solves) that step leaves the answer failing the check again: a wasted solve before the
+ * tightened round. The rounds start at the tightened one: the step's finishing is one
+ * solve, and its answer passes the check.
+ */
+static void test_solved_answer_starts_tightened(void)
+{
+  cpk_scene *sc = NULL;
+  cpk_error err = {0, ""};
+  cpk_sim_step_info info;
+  cpk_world *w = world_at("bdnewton", "", EXACT, STEP_EXACT, &sc, &err);
+  int rc = w ? step(w, &info, 1, 0, 1, &err) : CPK_EINVAL;
+  long solves = spy.allocs - watch.allocs_at_arm;
+  t_ok(!rc && info.finishes == 1 && info.physics_failures == 0,
+       "exact scales, step %d: the solved answer that fails the check is finished (%s)",
+       STEP_EXACT, rc ? err.message : "");
+  t_ok(!rc && watch.armed && solves == 1,
+       "the finishing is one solve, at the tightened tolerance (%ld)", solves);
+  cpk_world_free(w);
+  cpk_scene_free(sc);
 }
 
 /*
@@ -148,7 +191,7 @@ static void test_fallback_iterations_counted(void)
   cpk_error err = {0, ""};
   cpk_sim_step_info info;
   cpk_world *w = world_at("ipm", "bdnewton", NO_FINISH | CONTINUE, STEP_IPM_FB, &sc, &err);
-  int rc = w ? step(w, &info, 0, 0, &err) : CPK_EINVAL;
+  int rc = w ? step(w, &info, 0, 0, 0, &err) : CPK_EINVAL;
   t_ok(!rc && info.physics_failures == 1 && info.fallbacks == 0 && watch.calls > 50,
        "ipm, step %d: fails the check, bdnewton's answer is not kept either (%ld iterations "
        "reported; %s)", STEP_IPM_FB, watch.calls, rc ? err.message : "");
@@ -176,7 +219,7 @@ static void test_finish_error_falls_back(void)
     cpk_error err = {0, ""};
     cpk_sim_step_info info;
     cpk_world *w = world_at("bdnewton", cases[c].fallback, cases[c].flags, STEP_DEFAULT, &sc, &err);
-    int rc = w ? step(w, &info, 1, 1, &err) : CPK_EINVAL;
+    int rc = w ? step(w, &info, 1, 1, 0, &err) : CPK_EINVAL;
     t_ok(!rc, "bdnewton, step %d, the finishing solve fails with an error, fallback '%s'%s: the "
          "step is taken (%s)", STEP_DEFAULT, cases[c].fallback,
          cases[c].flags & CONTINUE ? ", physics_continue" : "", rc ? err.message : "");
@@ -215,7 +258,7 @@ static void test_stopped_finish_error(void)
        stop, err.message);
   w = world_at("bdnewton", "", FEW, stop, &sc, &err);
   double t = w ? cpk_world_time(w) : -1;
-  rc = w ? step(w, &info, FEW_ITERATIONS, 1, &err) : CPK_EINVAL; /* after its last */
+  rc = w ? step(w, &info, FEW_ITERATIONS, 1, 0, &err) : CPK_EINVAL; /* after its last */
   t_ok(rc == CPK_ENOCONV && strstr(err.message, "max_iterations") && info.finish_errors == 1,
        "with the finishing failing with an error: the stopped solve's failure (%s: %s), the "
        "error counted (%d)", cpk_errname(rc), err.message, info.finish_errors);
@@ -226,6 +269,7 @@ static void test_stopped_finish_error(void)
 
 int main(void)
 {
+  test_solved_answer_starts_tightened();
   test_fallback_iterations_counted();
   test_finish_error_falls_back();
   test_stopped_finish_error();
