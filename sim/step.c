@@ -459,10 +459,12 @@ static int check_fallback(cpk_world *w, const cpk_problem *p, const cpk_varmap *
     cpk_result_free(r2);
     return cpk_error_set(err, rc, "out of memory");
   }
-  if (!rc) o->iterations += r2->iterations; /* the attempt's work counts, kept or not */
-  if (!rc) rc = r2->status == CPK_STATUS_SOLVED ? physics_ok(w, map, r2->z, &ck2, err)
-                                                : CPK_ENOCONV;
-  else rc = CPK_ENOCONV;
+  if (rc) { /* another error of the solve: an answer no better */
+    rc = CPK_ENOCONV;
+  } else {
+    o->iterations += r2->iterations; /* the attempt's work counts, kept or not */
+    rc = r2->status == CPK_STATUS_SOLVED ? physics_ok(w, map, r2->z, &ck2, err) : CPK_ENOCONV;
+  }
   if (!rc) {
     keep_answer(res, r2, p->n, o);
     o->fallbacks++;

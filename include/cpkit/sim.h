@@ -230,7 +230,7 @@ typedef struct cpk_sim_step_info {
   long iterations;          /**< solver iterations of the step: all sweeps and every attempt
                                  (the step solver's, its fallback's, the finishing rounds',
                                  the physical check's fallback), whether or not its answer
-                                 was kept */
+                                 was kept (a solve that ends in an error counts none) */
   int fallbacks;            /**< solves of the step that only the fallback solver finished */
   int sweeps;               /**< solves done (1 when explicit, 1 + implicit sweeps otherwise) */
   int implicit_converged;   /**< 1 when the sweeps met implicit_tol (always 1 when explicit) */
