@@ -1,4 +1,4 @@
-/* t_finish_paths.c: the stepper's finishing phase and the physical check's fallback on seed 003's tilted ellipsoid (elliptic-torsional): an answer solved on the finishing problem starts at the tightened round, every attempt's iterations are counted, and an error of a finishing attempt falls back to the step's own paths. */
+/* t_finish_paths.c: the stepper's finishing phase and the physical check's fallback on seed 003's tilted ellipsoid (elliptic-torsional): an answer solved on the finishing problem starts at the tightened round, every attempt's iterations are counted, an error of a finishing attempt falls back to the step's own paths, and running out of memory fails the step. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +22,8 @@
  * step from a start that passes the tolerance is kept and leaves it near the start. */
 static struct spy {
   long allocs;
-  int fail_next_alloc; /* 1: the next alloc returns CPK_ELINSYS */
+  int fail_next_alloc; /* 1: the next alloc returns fail_code */
+  int fail_code;       /* CPK_ELINSYS (world_at), or CPK_ENOMEM */
   int halve;           /* 1: the instances allocated from now on halve their solutions */
 } spy;
 
@@ -38,7 +39,7 @@ static int spy_alloc(void **state, size_t n)
   spy.allocs++;
   if (spy.fail_next_alloc) {
     spy.fail_next_alloc = 0;
-    return CPK_ELINSYS;
+    return spy.fail_code;
   }
   if (!(s = calloc(1, sizeof *s))) return CPK_ENOMEM;
   s->n = n;
@@ -119,6 +120,7 @@ static cpk_world *world_at(const char *solver, const char *fallback, int flags, 
   char path[4096];
   cpk_world *w = NULL;
   memset(&spy, 0, sizeof spy);
+  spy.fail_code = CPK_ELINSYS;
   memset(&watch, 0, sizeof watch);
   snprintf(path, sizeof path, "%s/../examples/" SCENE ".scene.json",
            getenv("CPK_TEST_SRCDIR") ? getenv("CPK_TEST_SRCDIR") : ".");
@@ -239,6 +241,28 @@ static void test_finish_error_falls_back(void)
 }
 
 /*
+ * Running out of memory in a finishing solve is the one error that ends the step: it
+ * fails with CPK_ENOMEM (the paths it would go on with need memory too), the world not
+ * moved.
+ */
+static void test_finish_out_of_memory(void)
+{
+  cpk_scene *sc = NULL;
+  cpk_error err = {0, ""};
+  cpk_sim_step_info info;
+  cpk_world *w = world_at("bdnewton", "fbnewton", CONTINUE, STEP_DEFAULT, &sc, &err);
+  double t = w ? cpk_world_time(w) : -1;
+  spy.fail_code = CPK_ENOMEM;
+  int rc = w ? step(w, &info, 1, 1, 0, &err) : CPK_EINVAL;
+  t_ok(rc == CPK_ENOMEM && info.finish_errors == 0,
+       "the finishing solve runs out of memory: the step fails with it (%s: %s)", cpk_errname(rc),
+       err.message);
+  t_ok(w && cpk_world_time(w) == t, "the world is not moved");
+  cpk_world_free(w);
+  cpk_scene_free(sc);
+}
+
+/*
  * The same for a solve that stopped short (max_iter 5, bdnewton at the landing): when its
  * finishing fails with an error the step fails as the stopped solve does (CPK_ENOCONV,
  * the solve's message), not with the finishing's error; the world is not moved.
@@ -273,5 +297,6 @@ int main(void)
   test_fallback_iterations_counted();
   test_finish_error_falls_back();
   test_stopped_finish_error();
+  test_finish_out_of_memory();
   return t_done();
 }
