@@ -18,6 +18,8 @@ typedef struct solve_out {
   int fallbacks; /* solves finished by the fallback solver */
   int physics_failures; /* solves whose answer fails the physical check */
   int finishes;         /* answers replaced by the finishing phase (physics_finish) */
+  int finish_errors;    /* finishing attempts ended by an error (not memory): not finished */
+  char finish_message[200]; /* the first of them */
   char physics_message[200];
   cpk_status status;
   double residual;
@@ -281,14 +283,28 @@ static void finish_accept(cpk_result *res, const double *z, const double *wp, do
   o->finishes++;
 }
 
+/* Whether the step's answer res->z is solved on q already (q == p: res->status; else q's
+ * residual there, wq its F): a round at the step's tolerance would hand it back as it is,
+ * so the rounds start at the tightened one. CPK_OK, CPK_ENOCONV or CPK_ENOMEM. */
+static int start_solved(const cpk_world *w, const cpk_problem *p, const cpk_problem *q,
+                        const cpk_result *res, double *wq)
+{
+  double rq;
+  if (q == p) return res->status == CPK_STATUS_SOLVED ? CPK_OK : CPK_ENOCONV;
+  return step_problem_solved(w, q, res->z, wq, &rq);
+}
+
 /*
  * The finishing rounds on problem q (p itself or p compiled with exact scales): `solver`
  * from the step's answer res->z, first at the step's tolerance, then, when the first
  * round is solved but fails the check (or p's residual), from that answer with the
- * tolerance divided by its check's violation (finish_factor). An answer is kept when q
+ * tolerance divided by its check's violation (finish_factor). When res->z is solved on q
+ * already (start_solved: the first round would return it as it is) the rounds start at
+ * the second, from res->z, tightened by the step's own check ck. An answer is kept when q
  * is solved there, it passes the check (map: the step's) and p is solved there too;
  * res then holds it with p's residual (CPK_OK). CPK_ENOCONV: res is untouched. Any
- * other code is an error of the solve, the check or memory, with e set.
+ * other code is an error of the solve, the check or memory, with e set. The iterations
+ * of every round that ran count in o, kept or not.
  */
 static int finish_rounds(cpk_world *w, const cpk_problem *p, const cpk_problem *q,
                          const cpk_varmap *map, const char *solver, cpk_result *res,
@@ -300,18 +316,21 @@ static int finish_rounds(cpk_world *w, const cpk_problem *p, const cpk_problem *
   double *wp = cpk_alloc_array(p->n + 1, 2 * sizeof *wp), *z1 = wp ? wp + p->n : NULL;
   cpk_result *r = NULL;
   int rc = wp ? cpk_result_alloc(q->n, &r) : CPK_ENOMEM;
-  if (rc) {
+  if (!rc) rc = start_solved(w, p, q, res, z1);
+  int first = rc == CPK_OK; /* 1: the first round is skipped */
+  if (rc == CPK_ENOMEM) {
+    cpk_result_free(r);
     free(wp);
     return cpk_error_set(e, rc, "out of memory");
   }
   rc = CPK_ENOCONV;
   set.z0 = res->z;
-  for (int k = 0; k < SIM_FINISH_ROUNDS && rc == CPK_ENOCONV; k++) {
-    if (k) { /* round 1 was solved: go on from its answer, tighter by its violation */
+  for (int k = first; k < SIM_FINISH_ROUNDS && rc == CPK_ENOCONV; k++) {
+    if (k > first) { /* the last round was solved: go on from its answer */
       memcpy(z1, r->z, p->n * sizeof *z1);
       set.z0 = z1;
-      set.tol /= finish_factor(&last, c);
     }
+    if (k) set.tol = w->settings.solve.tol / finish_factor(&last, c); /* tighter by the violation */
     int rs = cpk_solve(q, solver, &set, r, e);
     if (rs) {
       rc = rs;
@@ -364,12 +383,30 @@ static int physics_finish(cpk_world *w, const step_contacts *sc, const cpk_probl
   return rc;
 }
 
-/* An error of the finishing (e) as the step's error; CPK_ENOCONV (not finished) leaves
- * err as it was (the solve's or the check's message). */
-static int finish_error(int rc, const cpk_error *e, cpk_error *err)
+/*
+ * What the finishing's outcome rc (error e) means for the step: CPK_OK (finished) and
+ * CPK_ENOCONV (not finished) as they are. An error of a finishing attempt (its solve,
+ * its compile, the check) is the attempt's failure, not the step's: the step goes on as
+ * if it had not finished (the check's fallback, or the solve's own failure); it is
+ * counted and its message kept (cpk_sim_step_info.finish_errors, finish_message; a line
+ * in the solve log when verbose) and CPK_ENOCONV returned. Only running out of memory
+ * ends the step (CPK_ENOMEM, e into err): the step's own paths need memory too.
+ */
+static int finish_outcome(const cpk_world *w, int rc, const cpk_error *e, solve_out *o,
+                          cpk_error *err)
 {
-  if (rc && rc != CPK_ENOCONV && err) *err = *e;
-  return rc;
+  const cpk_settings *S = &w->settings.solve;
+  if (rc == CPK_OK || rc == CPK_ENOCONV) return rc;
+  if (rc == CPK_ENOMEM) {
+    if (err) *err = *e;
+    return rc;
+  }
+  if (!o->finish_errors++)
+    snprintf(o->finish_message, sizeof o->finish_message, "t = %g: %s: %.150s", w->time,
+             cpk_errname(rc), e->message);
+  if (S->verbose) fprintf(S->log ? S->log : stderr, "finishing at t = %g failed (%s: %s); "
+                          "the step goes on without it\n", w->time, cpk_errname(rc), e->message);
+  return CPK_ENOCONV;
 }
 
 /* A solve that stopped short of the tolerance (stalled, iteration limit, after the
@@ -390,14 +427,58 @@ static int finish_stopped(cpk_world *w, const step_contacts *sc, const cpk_probl
   int rc = physics_ok(w, map, res->z, &ck, &e);
   if (rc == CPK_OK || rc == CPK_ENOCONV)
     rc = physics_finish(w, sc, p, map, res->solver, res, o, &ck, &e);
-  return finish_error(rc, &e, err);
+  return finish_outcome(w, rc, &e, o, err);
+}
+
+/* The answer of r (solved) as the step's: res holds it whole (z, w, residual, status,
+ * message, solver), so the step's result describes the answer kept. */
+static void keep_answer(cpk_result *res, const cpk_result *r, size_t n, solve_out *o)
+{
+  memcpy(res->z, r->z, n * sizeof *res->z);
+  memcpy(res->w, r->w, n * sizeof *res->w);
+  res->residual = o->residual = r->residual;
+  res->status = o->status = r->status;
+  res->solver = r->solver;
+  memcpy(res->message, r->message, sizeof res->message);
+}
+
+/* The check's fallback: `fb` solves p again from the step's start z0; its answer is kept
+ * (CPK_OK) when it is solved and passes the check, else CPK_ENOCONV (res untouched). Its
+ * iterations count either way. A solve error other than memory is an answer no better. */
+static int check_fallback(cpk_world *w, const cpk_problem *p, const cpk_varmap *map,
+                          const double *z0, const char *fb, cpk_result *res, solve_out *o,
+                          cpk_error *err)
+{
+  cpk_settings set = w->settings.solve;
+  cpk_result *r2 = NULL;
+  cpk_physics_check ck2;
+  set.z0 = z0;
+  int rc = cpk_result_alloc(p->n, &r2);
+  if (!rc) rc = cpk_solve(p, fb, &set, r2, NULL);
+  if (rc == CPK_ENOMEM) {
+    cpk_result_free(r2);
+    return cpk_error_set(err, rc, "out of memory");
+  }
+  if (rc) { /* another error of the solve: an answer no better */
+    rc = CPK_ENOCONV;
+  } else {
+    o->iterations += r2->iterations; /* the attempt's work counts, kept or not */
+    rc = r2->status == CPK_STATUS_SOLVED ? physics_ok(w, map, r2->z, &ck2, err) : CPK_ENOCONV;
+  }
+  if (!rc) {
+    keep_answer(res, r2, p->n, o);
+    o->fallbacks++;
+  }
+  cpk_result_free(r2);
+  return rc;
 }
 
 /* A solved step whose answer fails the check is finished (physics_finish) by the solver
- * that produced it; if that fails, it is solved again from the step's start by the
- * fallback solver unless the answer already is the fallback's; if that fails too, the
- * step fails (CPK_ENOCONV: the run does not go on with wrong physics) unless
- * physics_continue asks to take it and count it. */
+ * that produced it; if that fails (an error of the finishing included: finish_outcome),
+ * it is solved again from the step's start by the fallback solver unless the answer
+ * already is the fallback's; if that fails too, the step fails (CPK_ENOCONV: the run
+ * does not go on with wrong physics) unless physics_continue asks to take it and count
+ * it. */
 static int physics_check(cpk_world *w, const step_contacts *sc, const cpk_problem *p,
                          const cpk_varmap *map, const double *z0, cpk_result *res, solve_out *o,
                          cpk_error *err)
@@ -407,26 +488,12 @@ static int physics_check(cpk_world *w, const step_contacts *sc, const cpk_proble
   const char *solver = res->solver ? res->solver : pick_solver(sc->form_solver, p);
   int rc = physics_ok(w, map, res->z, &ck, err);
   if (rc == CPK_ENOCONV)
-    rc = finish_error(physics_finish(w, sc, p, map, solver, res, o, &ck, &e), &e, err);
+    rc = finish_outcome(w, physics_finish(w, sc, p, map, solver, res, o, &ck, &e), &e, o, err);
   const char *fb = step_fallback(w, p);
   if (rc == CPK_ENOCONV && fb[0] && strcmp(fb, solver) != 0 &&
       cpk_solver_accepts(cpk_solver_find(fb), p)) {
-    cpk_settings set = w->settings.solve;
-    cpk_result *r2 = NULL;
-    cpk_physics_check ck2;
-    set.z0 = z0;
-    int rc2 = cpk_result_alloc(p->n, &r2);
-    if (!rc2 && !cpk_solve(p, fb, &set, r2, NULL) && r2->status == CPK_STATUS_SOLVED &&
-        !(rc2 = physics_ok(w, map, r2->z, &ck2, err))) {
-      memcpy(res->z, r2->z, p->n * sizeof *res->z);
-      o->fallbacks++;
-      o->iterations += r2->iterations;
-      o->residual = r2->residual;
-      rc = CPK_OK;
-    }
-    cpk_result_free(r2);
-    if (rc2 != CPK_OK && rc2 != CPK_ENOCONV) return rc2;
-    if (!rc) return rc; /* else the fallback's answer is no better: the step solver's stands */
+    rc = check_fallback(w, p, map, z0, fb, res, o, err);
+    if (rc != CPK_ENOCONV) return rc; /* kept, or an error; else the step solver's stands */
   }
   if (rc != CPK_ENOCONV) return rc;
   if (!w->settings.physics_continue)
@@ -683,6 +750,8 @@ static int implicit_sweep(cpk_world *w, step_ws *s, double *change, cpk_error *e
   o2.fallbacks = s->o.fallbacks;
   o2.physics_failures = s->o.physics_failures;
   o2.finishes = s->o.finishes;
+  o2.finish_errors = s->o.finish_errors;
+  memcpy(o2.finish_message, s->o.finish_message, sizeof o2.finish_message);
   o2.compile_s = s->o.compile_s;
   o2.compiles = s->o.compiles;
   o2.solver_s = s->o.solver_s;
@@ -752,6 +821,8 @@ static int run_step(cpk_world *w, step_ws *s, cpk_sim_step_info *info, cpk_error
   info->fallbacks = s->o.fallbacks;
   info->physics_failures = s->o.physics_failures;
   info->finishes = s->o.finishes;
+  info->finish_errors = s->o.finish_errors;
+  memcpy(info->finish_message, s->o.finish_message, sizeof info->finish_message);
   info->detect_time_s = s->detect_s;
   info->compile_time_s = s->o.compile_s;
   info->solver_time_s = s->o.solver_s;

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
+#include "slip_reversal.h"
 #include "testlib.h"
 
 /*
@@ -132,17 +133,9 @@ static void test_nsn_warm(void)
  */
 static void test_fcipm_slip_reversal(void)
 {
-  const double W[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, mu = 0.3;
-  const double q[3] = {-0.16741697847476605, 0.0072842628314330358, 0.0};
-  const double z0[3] = {0.16741532384251032, 0.050224590809494624, 0.0};
-  cpk_matrix *M = NULL;
-  cpk_problem *p = NULL;
-  if (!cpk_matrix_alloc_dense(3, 3, &M)) {
-    memcpy(M->dense->data, W, sizeof W);
-    cpk_problem_alloc_friction_cone(M, q, 3, &mu, &p);
-  }
-  cpk_matrix_free(M);
-  cpk_result *r = solve(p, "fcipm", z0);
+  const double *q = slip_reversal_q;
+  cpk_problem *p = slip_reversal_problem();
+  cpk_result *r = p ? solve(p, "fcipm", slip_reversal_z0) : NULL;
   t_ok(r && r->status == CPK_STATUS_SOLVED, "fcipm warm-started across a slip reversal: solved (%s)",
        r ? r->message : "no result");
   double err = 0.0;

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <gsl/gsl_rng.h>
+#include "slip_reversal.h"
 #include "testlib.h"
 
 /*
@@ -57,15 +58,9 @@ static int agree(long iterations, long calls, int stages)
  */
 static void test_fcipm_restart(void)
 {
-  const double W[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, mu = 0.3;
-  const double q[3] = {-0.16741697847476605, 0.0072842628314330358, 0.0};
-  const double z0[3] = {0.16741532384251032, 0.050224590809494624, 0.0};
-  cpk_matrix *M = NULL;
-  cpk_problem *p = NULL;
-  if (!cpk_matrix_from_dense_array(3, 3, W, 3, 0, &M)) cpk_problem_alloc_friction_cone(M, q, 3, &mu, &p);
-  cpk_matrix_free(M);
+  cpk_problem *p = slip_reversal_problem();
   long calls = 0;
-  cpk_result *r = p ? solve(p, "fcipm", z0, &calls) : NULL;
+  cpk_result *r = p ? solve(p, "fcipm", slip_reversal_z0, &calls) : NULL;
   t_ok(r && r->status == CPK_STATUS_SOLVED && t_is_fc_solution(p, r->z, 1e-9) &&
            stat(r, "cold_restart") == 1.0,
        "fcipm: the warm run stalls, the cold restart solves (%s)",

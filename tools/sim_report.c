@@ -38,6 +38,8 @@ typedef struct run_state {
   size_t max_contacts;
   long iterations, fallbacks;
   long finishes;              /* answers replaced by the finishing phase */
+  long finish_errors;         /* finishing attempts ended by an error (the step went on) */
+  char finish_message[200];   /* the first of them */
   long physics_failures;      /* solves whose answer failed the physical check */
   char physics_message[200];  /* the first of them */
 } run_state;
@@ -59,6 +61,9 @@ static int on_step(const cpk_world *w, const cpk_sim_step_info *info, void *data
   R->iterations += info->iterations;
   R->fallbacks += info->fallbacks;
   R->finishes += info->finishes;
+  if (info->finish_errors && !R->finish_errors)
+    memcpy(R->finish_message, info->finish_message, sizeof R->finish_message);
+  R->finish_errors += info->finish_errors;
   if (info->physics_failures && !R->physics_failures)
     memcpy(R->physics_message, info->physics_message, sizeof R->physics_message);
   R->physics_failures += info->physics_failures;
@@ -196,6 +201,9 @@ static void report_text(FILE *f, cpk_scene *scene, const cpk_world *w, const run
   if (R->finishes)
     fprintf(f, "%ld answers replaced by the finishing phase (they failed the physical check or "
                "stopped short; --no-physics-finish)\n", R->finishes);
+  if (R->finish_errors)
+    fprintf(f, "%ld finishing attempts failed with an error, the steps went on without them "
+               "(first: %s)\n", R->finish_errors, R->finish_message);
   if (R->physics_failures)
     fprintf(f, "%ld solves failed the physical check (first: %s)\n", R->physics_failures,
             R->physics_message);
@@ -238,6 +246,8 @@ static void report_json(FILE *f, cpk_scene *scene, const cpk_world *w, const run
   if (failure) json_object_set_new(o, "error", json_string(failure));
   json_object_set_new(o, "fallbacks", json_integer(R->fallbacks));
   json_object_set_new(o, "finishes", json_integer(R->finishes));
+  json_object_set_new(o, "finish_errors", json_integer(R->finish_errors));
+  if (R->finish_errors) json_object_set_new(o, "finish_message", json_string(R->finish_message));
   json_object_set_new(o, "physics_failures", json_integer(R->physics_failures));
   if (R->physics_failures)
     json_object_set_new(o, "physics_message", json_string(R->physics_message));

@@ -144,11 +144,18 @@ typedef struct cpk_sim_settings {
                                     when its scales are exact already: the option set, or the
                                     reduced form), at the step's tolerance, then, when that is
                                     solved but fails the check, from its answer with the
-                                    tolerance tightened by its violation; an answer is kept
+                                    tolerance tightened by its violation (an answer solved on
+                                    that problem already starts at this second round, tightened
+                                    by its own violation); an answer is kept
                                     when it is solved, passes the check and the step's own
                                     problem is solved there (its residual is reported), and
                                     counted in cpk_sim_step_info.finishes (doc/simulate.md,
-                                    "compile and solve"); 0: never */
+                                    "compile and solve"); a finishing attempt that ends in an
+                                    error other than memory is counted in
+                                    cpk_sim_step_info.finish_errors and the step goes on
+                                    without it; 0: never. Neither the physical check nor the
+                                    finishing applies to "kelvin-voigt-implicit" (see
+                                    cpk_sim_model_known) */
 } cpk_sim_settings;
 
 /** Defaults as documented on each field. */
@@ -156,6 +163,14 @@ CPK_API void cpk_sim_settings_default(cpk_sim_settings *s);
 /**
  * 1 when the stepper takes this model name: a model of cpk_compile, or
  * "kelvin-voigt-implicit" (seed 003's geometrically implicit compliant step).
+ * "kelvin-voigt-implicit" has no physical check and no finishing phase
+ * (physics_continue, physics_finish and cpk_sim_step_info.physics_failures,
+ * finishes do not apply): its step is solved on the residual alone. The check
+ * (cpk_varmap_check) reads a cpk_varmap, the layout of the linearised models;
+ * this model compiles through its own map (cpk_implicit_map: closest points,
+ * deflections, a contact frame that moves with the unknowns), for which no
+ * check is written, and the finishing reruns on the exact scales of the mixed
+ * form, which it does not have (doc/simulate.md).
  */
 CPK_API int cpk_sim_model_known(const char *name);
 
@@ -212,7 +227,10 @@ typedef struct cpk_sim_step_info {
   const cpk_sim_contact *contacts; /**< ncontacts entries */
   cpk_status status;        /**< of the last solve (CPK_STATUS_SOLVED when there was no contact) */
   double residual;          /**< natural residual of the last solve */
-  long iterations;          /**< solver iterations of the step (all sweeps) */
+  long iterations;          /**< solver iterations of the step: all sweeps and every attempt
+                                 (the step solver's, its fallback's, the finishing rounds',
+                                 the physical check's fallback), whether or not its answer
+                                 was kept (a solve that ends in an error counts none) */
   int fallbacks;            /**< solves of the step that only the fallback solver finished */
   int sweeps;               /**< solves done (1 when explicit, 1 + implicit sweeps otherwise) */
   int implicit_converged;   /**< 1 when the sweeps met implicit_tol (always 1 when explicit) */
@@ -230,6 +248,11 @@ typedef struct cpk_sim_step_info {
   int finishes;             /**< solves of the step whose answer the finishing phase replaced
                                  (cpk_sim_settings.physics_finish): answers that failed the
                                  physical check, or solves that stopped short, made to pass */
+  int finish_errors;        /**< finishing attempts that ended in an error (of their solve,
+                                 their compile or the check; not memory, which fails the
+                                 step with CPK_ENOMEM): the step went on as if they had not
+                                 finished (the check's fallback, or the solve's failure) */
+  char finish_message[200]; /**< the error of the first of them ("t = T: CPK_E...: detail") */
 } cpk_sim_step_info;
 
 /**
