@@ -9,7 +9,7 @@
 typedef struct {
   double time, energy, residual, solve_time;
   long iterations;
-  int status, fallbacks, physics_failures, sweeps, finishes;
+  int status, fallbacks, physics_failures, sweeps, finishes, finish_errors;
   size_t ncontacts;
 } step_row;
 
@@ -80,12 +80,12 @@ static int record(recorder *R, const cpk_world *w, const cpk_sim_step_info *info
     memcpy(s + 10, B->w, 3 * sizeof *s);
   }
   step_row *row = &R->steps[R->rows++];
-  *row = (step_row){cpk_world_time(w), cpk_world_energy(w), 0.0, 0.0, 0, CPK_STATUS_SOLVED, 0, 0, 0, 0, 0};
+  *row = (step_row){cpk_world_time(w), cpk_world_energy(w), 0.0, 0.0, 0, CPK_STATUS_SOLVED, 0, 0, 0, 0, 0, 0};
   if (info)
     *row = (step_row){info->time,       cpk_world_energy(w), info->residual,
                       info->solve_time_s, info->iterations, (int)info->status,
                       info->fallbacks,  info->physics_failures, info->sweeps, info->finishes,
-                      info->ncontacts};
+                      info->finish_errors, info->ncontacts};
   return CPK_OK;
 }
 
@@ -178,17 +178,17 @@ static PyObject *new_array(npy_intp d0, npy_intp d1, npy_intp d2, int type)
 
 #define AT(a, T, k) (((T *)PyArray_DATA((PyArrayObject *)(a)))[k])
 
-/* Per-step figures: time, energy, residual, solve_time, iterations, fallbacks, physics_failures, sweeps, ncontacts, finishes, status (names). */
+/* Per-step figures: time, energy, residual, solve_time, iterations, fallbacks, physics_failures, sweeps, ncontacts, finishes, finish_errors, status (names). */
 static PyObject *steps_dict(const recorder *R)
 {
   npy_intp n = (npy_intp)R->rows;
-  PyObject *d[4], *l[6], *status = PyList_New(n);
+  PyObject *d[4], *l[7], *status = PyList_New(n);
   for (int k = 0; k < 4; k++) d[k] = new_array(n, 0, 0, NPY_DOUBLE);
-  for (int k = 0; k < 6; k++) l[k] = new_array(n, 0, 0, NPY_INT64);
+  for (int k = 0; k < 7; k++) l[k] = new_array(n, 0, 0, NPY_INT64);
   for (npy_intp i = 0; status && i < n; i++) {
     const step_row *s = &R->steps[i];
     PyObject *name = PyUnicode_FromString(cpk_status_name((cpk_status)s->status));
-    if (!name || !d[3] || !l[5]) {
+    if (!name || !d[3] || !l[6]) {
       Py_XDECREF(name);
       Py_CLEAR(status);
       break;
@@ -199,11 +199,12 @@ static PyObject *steps_dict(const recorder *R)
     AT(l[0], npy_int64, i) = s->iterations, AT(l[1], npy_int64, i) = s->fallbacks;
     AT(l[2], npy_int64, i) = s->physics_failures, AT(l[3], npy_int64, i) = s->sweeps;
     AT(l[4], npy_int64, i) = (npy_int64)s->ncontacts, AT(l[5], npy_int64, i) = s->finishes;
+    AT(l[6], npy_int64, i) = s->finish_errors;
   }
-  return Py_BuildValue("{s:N,s:N,s:N,s:N,s:N,s:N,s:N,s:N,s:N,s:N,s:N}", "time", d[0], "energy",
+  return Py_BuildValue("{s:N,s:N,s:N,s:N,s:N,s:N,s:N,s:N,s:N,s:N,s:N,s:N}", "time", d[0], "energy",
                        d[1], "residual", d[2], "solve_time", d[3], "iterations", l[0], "fallbacks",
                        l[1], "physics_failures", l[2], "sweeps", l[3], "ncontacts", l[4],
-                       "finishes", l[5], "status", status);
+                       "finishes", l[5], "finish_errors", l[6], "status", status);
 }
 
 static PyObject *states_array(const recorder *R)

@@ -21,9 +21,10 @@ class Trajectory:
         x, q, v, w: (rows, bodies, 3 or 4) positions of the centres of mass,
             orientations (w, x, y, z), linear and angular velocities (world frame).
         energy: (rows,) kinetic + gravitational energy.
-        ncontacts, iterations, fallbacks, physics_failures, finishes, sweeps: (rows,)
-            ints per step (0 in row 0; finishes: answers replaced by the stepper's
-            finishing phase, doc/simulate.md); residual, solve_time: (rows,) floats; status: list of
+        ncontacts, iterations, fallbacks, physics_failures, finishes, finish_errors,
+            sweeps: (rows,) ints per step (0 in row 0; finishes: answers replaced by the
+            stepper's finishing phase; finish_errors: finishing attempts that ended in
+            an error and were set aside, doc/simulate.md); residual, solve_time: (rows,) floats; status: list of
             the status word of each step's last solve.
         checks: the scene's checks, a list of dicts (label, quantity, expected, tol,
             measured (bool: the run reached the measurement), value, passed, why).

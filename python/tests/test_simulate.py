@@ -104,6 +104,8 @@ def test_finished_answers_are_counted(examples):
     assert t.error is None and t.steps == 2000
     assert t.finishes[1764] == 1 and t.finishes.sum() >= 1  # row 1764: the step ending at 0.1764
     assert t.physics_failures.sum() == 0 and t.fallbacks.sum() == 0
+    # no finishing attempt ended in an error; the array has one entry per row
+    assert t.finish_errors.shape == t.finishes.shape and t.finish_errors.sum() == 0
 
 
 def test_errors(examples, tmp_path):
