@@ -8,7 +8,7 @@
 
 /*
  * usage: step_split SCENE [--duration T] [--model M] [--solver S] [--fallback S] [--no-reuse]
- *                   [--linsys NAME] [--dense] [--positions FILE] [--verbose 0|1|2]
+ *                   [--linsys NAME] [--dense] [--positions FILE] [--verbose 0|1|2] [--max-iter N]
  *        step_split --pile N [--layers 1|2] [--steps K] [--model M] [--solver S] [--no-reuse]
  * The pile: N unit-mass spheres of radius 0.5 on a fixed plane, a square layer
  * 2.2 radii apart and a second layer in its hollows, each upper sphere
@@ -113,6 +113,7 @@ int main(int argc, char **argv)
   long steps = 10;
   double duration = 0;
   int reuse = 1, layers = 2, dense = 0, verbose = 0;
+  long max_iter = 0;
   cpk_init();
   for (int i = 1; i < argc; i++) {
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -126,13 +127,14 @@ int main(int argc, char **argv)
     else if (!strcmp(argv[i], "--linsys") && v) linsys = argv[++i];
     else if (!strcmp(argv[i], "--positions") && v) positions = argv[++i];
     else if (!strcmp(argv[i], "--verbose") && v) verbose = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--max-iter") && v) max_iter = atol(argv[++i]);
     else if (!strcmp(argv[i], "--dense")) dense = 1;
     else if (!strcmp(argv[i], "--no-reuse")) reuse = 0;
     else if (argv[i][0] != '-' && !scene_path) scene_path = argv[i];
     else {
       fprintf(stderr, "usage: step_split SCENE [--duration T] | --pile N [--layers 1|2] [--steps K]; "
                       "[--model M] [--solver S] [--fallback S] [--linsys NAME] [--dense] "
-                      "[--no-reuse] [--positions FILE] [--verbose 0|1|2]\n");
+                      "[--no-reuse] [--positions FILE] [--verbose 0|1|2] [--max-iter N]\n");
       return 2;
     }
   }
@@ -158,6 +160,7 @@ int main(int argc, char **argv)
   set.compile.dense |= dense;
   set.reuse = reuse;
   set.solve.verbose = verbose;
+  if (max_iter > 0) set.solve.max_iter = max_iter;
   int rc;
   if (scene) {
     *cpk_scene_settings(scene) = set;
