@@ -2,13 +2,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <math.h>
 #include <time.h>
 #include <cpkit/cpkit.h>
+#include "sphere_pile.h"
 
 /*
  * usage: step_split SCENE [--duration T] [--model M] [--solver S] [--fallback S] [--no-reuse]
- *                   [--linsys NAME] [--dense]
+ *                   [--linsys NAME] [--dense] [--positions FILE] [--verbose 0|1|2] [--max-iter N]
  *        step_split --pile N [--layers 1|2] [--steps K] [--model M] [--solver S] [--no-reuse]
  * The pile: N unit-mass spheres of radius 0.5 on a fixed plane, a square layer
  * 2.2 radii apart and a second layer in its hollows, each upper sphere
@@ -24,6 +24,8 @@ typedef struct totals {
   long steps, compiles;
   size_t max_contacts;
   double first; /* wall time of the first step (new contacts: compile, warm-start prediction) */
+  double first_cpu;                     /* its process CPU time */
+  long first_iterations, first_fallbacks, first_finishes; /* of the first step */
   double wall, detect, compile, solver; /* of the other steps */
   double cpu;                           /* process CPU time of all steps */
   long iterations, fallbacks;           /* of the other steps */
@@ -34,40 +36,6 @@ static double cpu_seconds(void)
   struct timespec ts;
   clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int add_sphere(cpk_world *w, double x, double y, double z)
-{
-  cpk_body b;
-  cpk_body_default(&b);
-  b.shape.size[0] = 0.5;
-  for (int i = 0; i < 3; i++) b.inertia[i] = 0.4 * 0.25;
-  b.x[0] = x;
-  b.x[1] = y;
-  b.x[2] = z;
-  return cpk_world_add_body(w, &b, NULL, NULL);
-}
-
-/* Layer 0 a x a on the plane z = 0, layer 1 in its hollows, until N spheres; with one
- * layer, N spheres side by side and touching. */
-static int build_pile(cpk_world *w, size_t n, int layers)
-{
-  cpk_body ground;
-  cpk_body_default(&ground);
-  ground.kind = CPK_BODY_FIXED;
-  ground.shape.kind = CPK_SHAPE_PLANE;
-  int rc = cpk_world_add_body(w, &ground, NULL, NULL);
-  double r = 0.5, s = (layers == 1 ? 2.0 : 2.2) * r, z1 = r + sqrt(4 * r * r - 2 * (s / 2) * (s / 2));
-  size_t a = (size_t)ceil(sqrt(layers == 1 ? (double)n : (double)n / 2 + 1)) + 1, placed = 0;
-  for (size_t k = 0; !rc && k < a * a && placed < n; k++, placed++)
-    rc = add_sphere(w, s * (double)(k % a), s * (double)(k / a), r);
-  for (size_t k = 0; !rc && k < (a - 1) * (a - 1) && placed < n; k++, placed++)
-    rc = add_sphere(w, s * ((double)(k % (a - 1)) + 0.5), s * ((double)(k / (a - 1)) + 0.5), z1);
-  cpk_contact_params m;
-  cpk_contact_params_default(&m);
-  m.mu = 0.5;
-  if (!rc) rc = cpk_world_set_default_material(w, &m, NULL);
-  return rc;
 }
 
 static int run(cpk_world *w, long steps, double duration, totals *t)
@@ -84,6 +52,10 @@ static int run(cpk_world *w, long steps, double duration, totals *t)
     t->compiles += info.compiles;
     if (k == 0) {
       t->first = info.solve_time_s;
+      t->first_cpu = cpu_seconds() - c0;
+      t->first_iterations = info.iterations;
+      t->first_fallbacks = info.fallbacks;
+      t->first_finishes = info.finishes;
       continue;
     }
     t->steps++;
@@ -105,6 +77,8 @@ static void report(const char *what, const cpk_world *w, const totals *t)
   const cpk_body *b = cpk_world_nbodies(w) > 1 ? cpk_world_body(w, 1) : NULL;
   printf("%s: bodies %zu, steps 1 + %ld, contacts <= %zu, compiles %ld, first step %.3f s\n",
          what, cpk_world_nbodies(w), t->steps, t->max_contacts, t->compiles, t->first);
+  printf("  first step: CPU %.3f s, solver iterations %ld, fallbacks %ld, finishes %ld\n",
+         t->first_cpu, t->first_iterations, t->first_fallbacks, t->first_finishes);
   printf("  next steps: wall %.3f s = %.4f ms/step: detect %.4f, compile %.4f, solver %.4f, "
          "other %.4f\n",
          t->wall, t->wall * per, t->detect * per, t->compile * per, t->solver * per,
@@ -119,13 +93,27 @@ static void report(const char *what, const cpk_world *w, const totals *t)
   if (b) printf("  body 1 at (%.10f, %.10f, %.10f)\n", b->x[0], b->x[1], b->x[2]);
 }
 
+/* Every body's position, one line each, to compare runs (e.g. before and after a change). */
+static int write_positions(const char *path, const cpk_world *w)
+{
+  FILE *f = fopen(path, "w");
+  if (!f) return 1;
+  for (size_t i = 0; i < cpk_world_nbodies(w); i++) {
+    const cpk_body *b = cpk_world_body(w, i);
+    fprintf(f, "%.17g %.17g %.17g\n", b->x[0], b->x[1], b->x[2]);
+  }
+  return fclose(f) != 0;
+}
+
 int main(int argc, char **argv)
 {
   const char *scene_path = NULL, *model = NULL, *solver = NULL, *fallback = NULL, *linsys = NULL;
+  const char *positions = NULL;
   size_t pile = 0;
   long steps = 10;
   double duration = 0;
-  int reuse = 1, layers = 2, dense = 0;
+  int reuse = 1, layers = 2, dense = 0, verbose = 0;
+  long max_iter = 0;
   cpk_init();
   for (int i = 1; i < argc; i++) {
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -137,13 +125,16 @@ int main(int argc, char **argv)
     else if (!strcmp(argv[i], "--layers") && v) layers = atoi(argv[++i]) == 1 ? 1 : 2;
     else if (!strcmp(argv[i], "--fallback") && v) fallback = argv[++i];
     else if (!strcmp(argv[i], "--linsys") && v) linsys = argv[++i];
+    else if (!strcmp(argv[i], "--positions") && v) positions = argv[++i];
+    else if (!strcmp(argv[i], "--verbose") && v) verbose = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--max-iter") && v) max_iter = atol(argv[++i]);
     else if (!strcmp(argv[i], "--dense")) dense = 1;
     else if (!strcmp(argv[i], "--no-reuse")) reuse = 0;
     else if (argv[i][0] != '-' && !scene_path) scene_path = argv[i];
     else {
       fprintf(stderr, "usage: step_split SCENE [--duration T] | --pile N [--layers 1|2] [--steps K]; "
                       "[--model M] [--solver S] [--fallback S] [--linsys NAME] [--dense] "
-                      "[--no-reuse]\n");
+                      "[--no-reuse] [--positions FILE] [--verbose 0|1|2] [--max-iter N]\n");
       return 2;
     }
   }
@@ -168,6 +159,8 @@ int main(int argc, char **argv)
   }
   set.compile.dense |= dense;
   set.reuse = reuse;
+  set.solve.verbose = verbose;
+  if (max_iter > 0) set.solve.max_iter = max_iter;
   int rc;
   if (scene) {
     *cpk_scene_settings(scene) = set;
@@ -175,11 +168,15 @@ int main(int argc, char **argv)
     rc = cpk_scene_world(scene, &w, &err);
   } else {
     rc = cpk_world_alloc(&set, &w, &err);
-    if (!rc) rc = build_pile(w, pile, layers);
+    if (!rc) rc = cpk_bench_sphere_pile(w, pile, layers);
   }
   totals t = {0};
   if (!rc) rc = run(w, scene ? 0 : steps, duration, &t);
   if (!rc) report(scene ? cpk_scene_name(scene) : "pile", w, &t);
+  if (!rc && positions && write_positions(positions, w)) {
+    fprintf(stderr, "cannot write %s\n", positions);
+    rc = 1;
+  }
   else if (err.message[0]) fprintf(stderr, "%s\n", err.message);
   cpk_world_free(w);
   cpk_scene_free(scene);

@@ -71,6 +71,7 @@ typedef struct nsgs_counts {
   double change; /* largest |r_c change| of the last sweep */
   long jumps;    /* drift jumps taken (nsgs_drift.h) */
   long polish_iterations; /* nsn's iterations in the finish (nsgs_polish.h), 0 if none ran */
+  long polish_factorizations; /* and its factorizations of the Newton matrix */
   int polished;  /* the answer is nsn's */
 } nsgs_counts;
 
@@ -228,6 +229,7 @@ static void set_stats(cpk_result *r, const cpk_problem *p, long sweeps, const ns
   cpk_result_set_stat(r, "dampings", (double)n->dampings);
   cpk_result_set_stat(r, "drift_jumps", (double)n->jumps);
   cpk_result_set_stat(r, "polish_iterations", (double)n->polish_iterations);
+  cpk_result_set_stat(r, "polish_factorizations", (double)n->polish_factorizations);
   cpk_result_set_stat(r, "polished", (double)n->polished);
 }
 
@@ -308,7 +310,8 @@ static int polish(nsgs_state *S, const cpk_problem *p, const cpk_settings *s, cp
                   double *r, double res, cpk_result *out, nsgs_counts *n)
 {
   int solved = 0;
-  int rc = nsgs_polish(&S->polisher, p, s, mon, r, &res, &solved, &n->polish_iterations);
+  int rc = nsgs_polish(&S->polisher, p, s, mon, r, &res, &solved, &n->polish_iterations,
+                       &n->polish_factorizations);
   if (rc) return rc;
   n->polished = solved;
   refresh_velocity(S, p, r);
@@ -330,7 +333,7 @@ static int nsgs_solve(void *vs, const cpk_problem *p, const cpk_settings *s, cpk
   double *z = r->z, tol = cpk_problem_tolerance(p, s->tol);
   double local_tol = fmin(s->nsgs.local_tol, NSGS_LOCAL_TOL_SHARE * s->tol);
   local_tol = cpk_problem_tolerance(p, local_tol);
-  nsgs_counts counts = {s->nsgs.omega, 0, 0, 0, 0.0, 0, 0, 0};
+  nsgs_counts counts = {s->nsgs.omega, 0, 0, 0, 0.0, 0, 0, 0, 0};
   int by_itself = 0; /* stopped by the iteration limit or a stall, not by the callback or the clock */
   nsgs_window window = {INFINITY, -INFINITY, INFINITY, INFINITY, 0};
   long sweeps = 0, best_sweep = 0; /* sweep of the last new best residual (or damping) */

@@ -65,7 +65,7 @@ static int polisher_alloc(nsgs_polisher **out, const cpk_solver_type *T, const c
  */
 static int nsn_from(nsgs_polisher *w, const cpk_problem *p, const cpk_settings *ss,
                     const cpk_monitor *mon, const double *z0, double *z, double *res, int *solved,
-                    long *iterations)
+                    long *iterations, long *factorizations)
 {
   cpk_settings run = *ss;
   cpk_monitor inner = *mon; /* same start, so s->time_limit bounds nsgs and nsn together */
@@ -82,7 +82,10 @@ static int nsn_from(nsgs_polisher *w, const cpk_problem *p, const cpk_settings *
   double r_res;
   if (!rc) rc = cpk_problem_residual(p, rr->z, rr->w, &r_res);
   if (rc) return rc == CPK_ENOMEM ? rc : CPK_OK;
+  double nf = 0.0;
+  cpk_result_get_stat(rr, "factorizations", &nf);
   *iterations += rr->iterations;
+  *factorizations += (long)nf;
   if (r_res < *res) {
     *res = r_res;
     memcpy(z, rr->z, p->n * sizeof *z);
@@ -98,11 +101,11 @@ static int nsn_from(nsgs_polisher *w, const cpk_problem *p, const cpk_settings *
  * start solves the problem in 10: that start is tried second.
  */
 int nsgs_polish(nsgs_polisher **w, const cpk_problem *p, const cpk_settings *s, cpk_monitor *mon,
-                double *z, double *res, int *solved, long *iterations)
+                double *z, double *res, int *solved, long *iterations, long *factorizations)
 {
   const cpk_solver_type *T = cpk_solver_find("nsn");
   *solved = 0;
-  *iterations = 0;
+  *iterations = *factorizations = 0;
   if (!T || !s->nsgs.polish || !cpk_monitor_fits(mon, 0.0)) return CPK_OK;
   cpk_settings ss = *s;
   ss.max_iter = NSGS_POLISH_MAX_ITER;
@@ -117,8 +120,8 @@ int nsgs_polish(nsgs_polisher **w, const cpk_problem *p, const cpk_settings *s, 
   }
   if ((*w)->refused) return CPK_OK;
   memcpy((*w)->start, z, p->n * sizeof *z);
-  int rc = nsn_from(*w, p, &ss, mon, (*w)->start, z, res, solved, iterations);
+  int rc = nsn_from(*w, p, &ss, mon, (*w)->start, z, res, solved, iterations, factorizations);
   if (!rc && !*solved && cpk_monitor_fits(mon, 0.0))
-    rc = nsn_from(*w, p, &ss, mon, NULL, z, res, solved, iterations);
+    rc = nsn_from(*w, p, &ss, mon, NULL, z, res, solved, iterations, factorizations);
   return rc;
 }

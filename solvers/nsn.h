@@ -33,7 +33,7 @@ typedef struct nsn_state {
   int nhist, hist_cap, hist_cap0; /* memory in use, and as set (a stall switches to 1) */
   int monotone_switch;
   double merit;        /* 1/2 |Phi(r)|^2 */
-  double merit0;       /* merit at the start point (> 0) */
+  double merit0;       /* the larger of the merits at the start point and at 0 (> 0) */
   double res_best;     /* smallest cone residual so far, at rbest */
   double window_merit; /* merit at the start of the stall window */
   long window_start;
