@@ -201,9 +201,14 @@ int cpk_compile_update(const cpk_contact_system *s, cpk_problem *problem, cpk_va
   if (!s || !problem || !map) return cpk_error_set(err, CPK_EINVAL, "no system, problem or map");
   int rc = cpk_contact_system_validate(s, err);
   if (rc) return rc;
-  cpk_varmap *C = cvm_varmap_new(map->model, &map->options, map->setup, map->rows);
+  /* the layout the last update replaced is laid out again in its own arrays */
+  cpk_varmap *C = map->spare, old;
+  map->spare = NULL;
+  if (!C) C = cvm_varmap_new(map->model, &map->options, map->setup, map->rows);
   if (!C) return cpk_error_set(err, CPK_ENOMEM, "out of memory");
-  rc = cvm_compile_layout(C, s, err);
+  cvm_varmap_recycle(C, &old);
+  rc = cvm_compile_layout(C, s, &old, err);
+  cvm_varmap_release(&old);
   if (!rc && !same_unknowns(C, map)) rc = MISMATCH;
   if (!rc) rc = C->cone ? update_cone(C, map, problem) : update_mcp(C, map, problem);
   if (!rc) {
@@ -215,6 +220,8 @@ int cpk_compile_update(const cpk_contact_system *s, cpk_problem *problem, cpk_va
     C->upd = NULL;
     C->upd_cap = 0;
     if (!map->cone && !map->affine) cpk_problem_touch_params(problem);
+    map->spare = C; /* the replaced layout, for the next update */
+    C = NULL;
   }
   cpk_varmap_free(C);
   if (rc == MISMATCH)
