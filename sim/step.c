@@ -174,7 +174,7 @@ static int cached_compile(cpk_world *w, const cpk_body *pose, const sim_geom *g,
   sim_cache *k = &w->cache;
   cpk_compile_options co = step_options(w, solver);
   *z0 = NULL;
-  int rc = sim_assemble_again(w, pose, g, ng, psi, &w->buf.sys, err);
+  int rc = sim_assemble_again(w, &w->buf, pose, g, ng, psi, err);
   cpk_contact_system *sys = w->buf.sys; /* the world's: kept for the next step */
   if (!rc && sim_cache_matches(k, g, ng) && !cpk_compile_update(sys, k->prob, k->map, NULL)) {
     k->updates++;

@@ -55,6 +55,9 @@ typedef struct sim_step_buf {
   size_t capdof, cappose, capsaved, capg, cappsi; /* their room (sim_grow) */
   double *psi;           /* their linearised gaps (implicit sweeps) */
   cpk_contact_system *sys; /* the cached compile's system, refilled every step (sim_assemble_again) */
+  double *vk;              /* sim_assemble_again's v and k (2 nv) */
+  size_t capvk;
+  cpk_csc *M; /* and its M (nv x nv, 2 nv entries), rewritten every step */
 } sim_step_buf;
 
 struct cpk_world {
