@@ -191,7 +191,8 @@ int cvm_compile(const cpk_contact_system *s, cpk_contact_model model, const cpk_
 
 /* A map with nothing compiled yet (NULL when out of memory), the layout of system s in
  * it (everything but the pattern and the problem), and for an emitted pattern: q = F(0)
- * (affine models) and the Jacobian's values at 0 on C->pattern (x), CPK_EUNSUP when
+ * (affine models) and the Jacobian's values at 0 on C->pattern (x; z: n doubles of work
+ * for the point 0), CPK_EUNSUP when
  * there are not as many entries as recorded or (`checked`) one is not where the pattern
  * puts it; unchecked, the caller has made sure the structure is the recorded one
  * (compile_update.c). */
@@ -209,9 +210,10 @@ void *cvm_reuse(void **old, size_t n_old, size_t n, size_t size, int zero);
 void cvm_varmap_recycle(struct cpk_varmap *C, struct cpk_varmap *old);
 /* Everything a map holds (its spare included), the map itself excepted. */
 void cvm_varmap_release(struct cpk_varmap *C);
-int cvm_pattern_values(struct cpk_varmap *C, double *q, double *x, int checked);
-/* The bounds of the unknowns (allocated). */
+int cvm_pattern_values(struct cpk_varmap *C, double *q, double *x, double *z, int checked);
+/* The bounds of the unknowns (allocated), or into lo and hi (n each). */
 int cvm_bounds(const struct cpk_varmap *C, double **lo, double **hi);
+void cvm_bounds_into(const struct cpk_varmap *C, double *lo, double *hi);
 
 /* The cone form (cone_form.c): the unknowns of every contact, and the emitted
  * friction-cone problem (after the layout and the block operator are built). */

@@ -295,18 +295,16 @@ static int nl_jacobian(const double *z, cpk_csc *J, void *params)
   return rc;
 }
 
-int cvm_pattern_values(cpk_varmap *C, double *q, double *x, int checked)
+int cvm_pattern_values(cpk_varmap *C, double *q, double *x, double *z, int checked)
 {
   int mismatch;
-  double *z = cpk_calloc_array(C->n, sizeof *z);
-  if (!z) return CPK_ENOMEM;
+  memset(z, 0, C->n * sizeof *z);
   /* The entries are structural (never skipped on a value that happens to be zero), so
    * the same structure emits the recorded sequence. */
   int rc = jacobian_into(C, z, C->fwork, x, checked, &mismatch);
   if (rc == CPK_EBADFUNC && !C->affine) rc = CPK_OK; /* as record_pattern: F(0) may be odd */
   if (!rc && mismatch) rc = CPK_EUNSUP;
   if (!rc && C->affine) memcpy(q, C->fwork, C->n * sizeof *q); /* F(0), checked finite */
-  free(z);
   return rc;
 }
 
@@ -530,20 +528,25 @@ static int alloc_workspace(cpk_varmap *C, cpk_varmap *old)
   return C->P && C->U && C->fwork && C->floc && C->dfdU && C->umask ? CPK_OK : CPK_ENOMEM;
 }
 
+void cvm_bounds_into(const cpk_varmap *C, double *lo, double *hi)
+{
+  size_t first = C->mixed ? C->nv : 0;
+  for (size_t i = 0; i < first; i++) {
+    lo[i] = -INFINITY;
+    hi[i] = INFINITY;
+  }
+  for (size_t k = 0; k < C->nvars; k++) {
+    lo[C->gidx[k]] = C->vars[k].lo;
+    hi[C->gidx[k]] = C->vars[k].hi;
+  }
+}
+
 int cvm_bounds(const cpk_varmap *C, double **lo, double **hi)
 {
   *lo = cpk_alloc_array(C->n, sizeof **lo);
   *hi = cpk_alloc_array(C->n, sizeof **hi);
   if (!*lo || !*hi) return CPK_ENOMEM;
-  size_t first = C->mixed ? C->nv : 0;
-  for (size_t i = 0; i < first; i++) {
-    (*lo)[i] = -INFINITY;
-    (*hi)[i] = INFINITY;
-  }
-  for (size_t k = 0; k < C->nvars; k++) {
-    (*lo)[C->gidx[k]] = C->vars[k].lo;
-    (*hi)[C->gidx[k]] = C->vars[k].hi;
-  }
+  cvm_bounds_into(C, *lo, *hi);
   return CPK_OK;
 }
 
