@@ -62,7 +62,8 @@ static double *warm_point(const cpk_world *w, const sim_geom *g, size_t ng,
                           const cpk_contact_system *sys, const cpk_problem *prob,
                           const cpk_varmap *map)
 {
-  double *P = cpk_alloc_array(4 * (ng ? ng : 1), sizeof *P), *pred = NULL;
+  double stack[4 * 16]; /* a few contacts' impulses: no allocation (a step's start point) */
+  double *P = ng <= 16 ? stack : cpk_alloc_array(4 * ng, sizeof *P), *pred = NULL;
   double *z0 = cpk_alloc_array(cpk_varmap_n(map), sizeof *z0);
   int fresh = 0;
   for (size_t c = 0; c < ng; c++) fresh |= sim_memory_find(w, &g[c]) == NULL;
@@ -77,7 +78,7 @@ static double *warm_point(const cpk_world *w, const sim_geom *g, size_t ng,
     free(z0);
     z0 = NULL;
   }
-  free(P);
+  if (P != stack) free(P);
   free(pred);
   return z0;
 }
