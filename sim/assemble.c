@@ -174,6 +174,9 @@ void sim_step_buf_free(sim_step_buf *B)
   free(B->g);
   free(B->psi);
   free(B->vk);
+  free(B->pairs);
+  free(B->z0);
+  free(B->out);
   cpk_csc_free(B->M);
   cpk_contact_system_free(B->sys);
   memset(B, 0, sizeof *B);
