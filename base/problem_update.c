@@ -5,11 +5,17 @@
 #include <cpkit/problem.h>
 #include <cpkit/util.h>
 
+/* v[i] - v[i] is 0 for a finite entry and NaN for an infinite or NaN one, and a NaN stays
+ * in a sum: four sums without a branch an entry (an update's M has 10^4 entries a step
+ * on the tripod's LCP; the test per entry cost a tenth of that step). */
 static int all_finite(const double *v, size_t n)
 {
-  for (size_t i = 0; i < n; i++)
-    if (!isfinite(v[i])) return 0;
-  return 1;
+  double s[4] = {0.0, 0.0, 0.0, 0.0};
+  size_t i = 0;
+  for (; i + 4 <= n; i += 4)
+    for (int k = 0; k < 4; k++) s[k] += v[i + k] - v[i + k];
+  for (; i < n; i++) s[0] += v[i] - v[i];
+  return s[0] + s[1] + s[2] + s[3] == 0.0;
 }
 
 int cpk_problem_update_q(cpk_problem *p, const double *q)

@@ -111,7 +111,21 @@ static int update_row_scale(const cpk_varmap *C, cpk_problem *p, double *work)
   return cpk_problem_set_row_scale(p, work) == CPK_EINVAL ? CPK_EBADFUNC : CPK_OK;
 }
 
-/* The box MCP forms: C (new layout) borrows T's pattern to check and evaluate. */
+/* T's update arrays, at least n doubles (NULL: out of memory); T keeps them. */
+static double *update_work(cpk_varmap *T, size_t n)
+{
+  if (T->upd_cap < n) {
+    double *w = cpk_alloc_array(n, sizeof *w);
+    if (!w) return NULL;
+    free(T->upd);
+    T->upd = w;
+    T->upd_cap = n;
+  }
+  return T->upd;
+}
+
+/* The box MCP forms: C (new layout) borrows T's pattern to check and evaluate; the values,
+ * q (or the row scales) and the bounds go into T's update arrays. */
 static int update_mcp(cpk_varmap *C, cpk_varmap *T, cpk_problem *p)
 {
   if (p->n != C->n || !T->pattern) return MISMATCH;
@@ -122,10 +136,12 @@ static int update_mcp(cpk_varmap *C, cpk_varmap *T, cpk_problem *p)
   C->pattern = T->pattern;
   C->pos = T->pos;
   C->ntrip = T->ntrip;
-  double *x = cpk_alloc_array((size_t)C->pattern->p[C->pattern->n] + 1, sizeof *x);
-  double *q = cpk_alloc_array(C->n, sizeof *q), *lo = NULL, *hi = NULL;
-  int rc = x && q ? cvm_pattern_values(C, q, x, !same_structure(C, T)) : CPK_ENOMEM;
-  if (!rc) rc = cvm_bounds(C, &lo, &hi);
+  size_t nx = (size_t)C->pattern->p[C->pattern->n] + 1, n4;
+  double *x = cpk_size_mul(C->n, 4, &n4) || n4 > SIZE_MAX - nx ? NULL : update_work(T, nx + n4);
+  double *q = x ? x + nx : NULL, *lo = q ? q + C->n : NULL, *hi = lo ? lo + C->n : NULL;
+  double *z = hi ? hi + C->n : NULL;
+  int rc = x ? cvm_pattern_values(C, q, x, z, !same_structure(C, T)) : CPK_ENOMEM;
+  if (!rc) cvm_bounds_into(C, lo, hi);
   if (!rc) rc = update_bounds(p, lo, hi);
   if (!rc && C->affine) rc = update_matrix(p, C, x);
   if (!rc && C->affine) rc = cpk_problem_update_q(p, q) ? CPK_EBADFUNC : CPK_OK;
@@ -137,10 +153,6 @@ static int update_mcp(cpk_varmap *C, cpk_varmap *T, cpk_problem *p)
     T->pattern = NULL;
     T->pos = NULL;
   }
-  free(x);
-  free(q);
-  free(lo);
-  free(hi);
   return rc;
 }
 
@@ -154,19 +166,6 @@ static int update_cone_dense(const cpk_varmap *C, cpk_problem *p)
   if (!rc) rc = cpk_problem_update_matrix_dense(p, F->dense->data, F->dense->tda, 0);
   cpk_problem_free(fresh);
   return rc;
-}
-
-/* T's update arrays, at least n doubles (NULL: out of memory); T keeps them. */
-static double *update_work(cpk_varmap *T, size_t n)
-{
-  if (T->upd_cap < n) {
-    double *w = cpk_alloc_array(n, sizeof *w);
-    if (!w) return NULL;
-    free(T->upd);
-    T->upd = w;
-    T->upd_cap = n;
-  }
-  return T->upd;
 }
 
 /* The cone form: W' written straight into p's CSC pattern (an entry outside it is a
@@ -201,9 +200,14 @@ int cpk_compile_update(const cpk_contact_system *s, cpk_problem *problem, cpk_va
   if (!s || !problem || !map) return cpk_error_set(err, CPK_EINVAL, "no system, problem or map");
   int rc = cpk_contact_system_validate(s, err);
   if (rc) return rc;
-  cpk_varmap *C = cvm_varmap_new(map->model, &map->options, map->setup, map->rows);
+  /* the layout the last update replaced is laid out again in its own arrays */
+  cpk_varmap *C = map->spare, old;
+  map->spare = NULL;
+  if (!C) C = cvm_varmap_new(map->model, &map->options, map->setup, map->rows);
   if (!C) return cpk_error_set(err, CPK_ENOMEM, "out of memory");
-  rc = cvm_compile_layout(C, s, err);
+  cvm_varmap_recycle(C, &old);
+  rc = cvm_compile_layout(C, s, &old, err);
+  cvm_varmap_release(&old);
   if (!rc && !same_unknowns(C, map)) rc = MISMATCH;
   if (!rc) rc = C->cone ? update_cone(C, map, problem) : update_mcp(C, map, problem);
   if (!rc) {
@@ -215,6 +219,8 @@ int cpk_compile_update(const cpk_contact_system *s, cpk_problem *problem, cpk_va
     C->upd = NULL;
     C->upd_cap = 0;
     if (!map->cone && !map->affine) cpk_problem_touch_params(problem);
+    map->spare = C; /* the replaced layout, for the next update */
+    C = NULL;
   }
   cpk_varmap_free(C);
   if (rc == MISMATCH)

@@ -24,6 +24,12 @@ typedef struct cvm_blockop {
   double *val;   /* 16 per block, [a][b] row-major: row component a, column component b */
   double *b;     /* 4 nc: free contact velocity, drift included */
   double *vstar; /* body form: nv, v + h M^-1 k (h > 0) or M^-1 k (h = 0); NULL for local */
+  /* the build's scratch, kept so that the next build over this operator (the stepper's,
+   * every step) allocates nothing: the block list (capacity lcap), the body form's index
+   * block (nscratch entries, zero at the start of a build) and X (4 nv, zero) */
+  size_t nv, lcap, nscratch;
+  size_t *lbi, *lbj, *scratch;
+  double *lval, *X;
 } cvm_blockop;
 
 /* The factorization of a body-form M (mass_factor.c): nb > 0 dense LU blocks (rows
@@ -40,15 +46,20 @@ typedef struct cvm_mass {
   cpk_linsys *ls;
 } cvm_mass;
 int cvm_mass_factor(const cpk_csc *M, cvm_mass **out);
+/* The same into *old's arrays when M has old's blocks (*old is NULL after: taken over, or
+ * freed and a new factorization made). */
+int cvm_mass_factor_reuse(const cpk_csc *M, cvm_mass **old, cvm_mass **out);
 void cvm_mass_free(cvm_mass *F);
 /* x <- M^-1 x (CPK_ESINGULAR for F NULL: M could not be factored); with blocks, the
  * rows of block b only. */
 int cvm_mass_apply(const cvm_mass *F, double *x);
 void cvm_mass_solve_block(const cvm_mass *F, size_t b, double *x);
 
-/* The operator of s; F (may be NULL) is s->M's factorization for a body-form system. */
+/* The operator of s; F (may be NULL) is s->M's factorization for a body-form system.
+ * old (may be NULL): an earlier operator whose arrays B takes over where the sizes agree
+ * (old is left empty). */
 int cvm_blockop_build(const cpk_contact_system *s, const cvm_mass *F, cvm_blockop *B,
-                      cpk_error *err);
+                      cvm_blockop *old, cpk_error *err);
 void cvm_blockop_free(cvm_blockop *B);
 
 /* One unknown of a contact. */
@@ -160,6 +171,9 @@ struct cpk_varmap {
   size_t mmax;
   /* distributed compliance (distributed.c); NULL for the other models */
   struct cvm_influence *influence;
+  /* cpk_compile_update's map of the layout it replaced, laid out again at the next update
+   * in its own arrays (layout_reuse.c); NULL until then */
+  struct cpk_varmap *spare;
 };
 
 /* Append an unknown to the contact being set up (the last one in C->cc with m counted). */
@@ -177,16 +191,29 @@ int cvm_compile(const cpk_contact_system *s, cpk_contact_model model, const cpk_
 
 /* A map with nothing compiled yet (NULL when out of memory), the layout of system s in
  * it (everything but the pattern and the problem), and for an emitted pattern: q = F(0)
- * (affine models) and the Jacobian's values at 0 on C->pattern (x), CPK_EUNSUP when
+ * (affine models) and the Jacobian's values at 0 on C->pattern (x; z: n doubles of work
+ * for the point 0), CPK_EUNSUP when
  * there are not as many entries as recorded or (`checked`) one is not where the pattern
  * puts it; unchecked, the caller has made sure the structure is the recorded one
  * (compile_update.c). */
 struct cpk_varmap *cvm_varmap_new(cpk_contact_model model, const cpk_compile_options *o,
                                   cvm_setup_fn setup, cvm_rows_fn rows);
-int cvm_compile_layout(struct cpk_varmap *C, const cpk_contact_system *s, cpk_error *err);
-int cvm_pattern_values(struct cpk_varmap *C, double *q, double *x, int checked);
-/* The bounds of the unknowns (allocated). */
+int cvm_compile_layout(struct cpk_varmap *C, const cpk_contact_system *s,
+                       struct cpk_varmap *old, cpk_error *err);
+/* Layout reuse (layout_reuse.c). cvm_reuse: *old (an array of n_old elements of `size`
+ * bytes, or NULL) when n_old == n, zeroed if asked, else a new array (*old freed); *old
+ * is NULL after. cvm_compile_layout's old (may be NULL) is a map whose arrays the layout
+ * takes over where the sizes agree; the caller releases what is left
+ * (cvm_varmap_release). cvm_varmap_recycle moves C's contents into old and leaves C as
+ * cvm_varmap_new left it (same model, options, set-up and rows). */
+void *cvm_reuse(void **old, size_t n_old, size_t n, size_t size, int zero);
+void cvm_varmap_recycle(struct cpk_varmap *C, struct cpk_varmap *old);
+/* Everything a map holds (its spare included), the map itself excepted. */
+void cvm_varmap_release(struct cpk_varmap *C);
+int cvm_pattern_values(struct cpk_varmap *C, double *q, double *x, double *z, int checked);
+/* The bounds of the unknowns (allocated), or into lo and hi (n each). */
 int cvm_bounds(const struct cpk_varmap *C, double **lo, double **hi);
+void cvm_bounds_into(const struct cpk_varmap *C, double *lo, double *hi);
 
 /* The cone form (cone_form.c): the unknowns of every contact, and the emitted
  * friction-cone problem (after the layout and the block operator are built). */

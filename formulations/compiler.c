@@ -295,18 +295,16 @@ static int nl_jacobian(const double *z, cpk_csc *J, void *params)
   return rc;
 }
 
-int cvm_pattern_values(cpk_varmap *C, double *q, double *x, int checked)
+int cvm_pattern_values(cpk_varmap *C, double *q, double *x, double *z, int checked)
 {
   int mismatch;
-  double *z = cpk_calloc_array(C->n, sizeof *z);
-  if (!z) return CPK_ENOMEM;
+  memset(z, 0, C->n * sizeof *z);
   /* The entries are structural (never skipped on a value that happens to be zero), so
    * the same structure emits the recorded sequence. */
   int rc = jacobian_into(C, z, C->fwork, x, checked, &mismatch);
   if (rc == CPK_EBADFUNC && !C->affine) rc = CPK_OK; /* as record_pattern: F(0) may be odd */
   if (!rc && mismatch) rc = CPK_EUNSUP;
   if (!rc && C->affine) memcpy(q, C->fwork, C->n * sizeof *q); /* F(0), checked finite */
-  free(z);
   return rc;
 }
 
@@ -355,12 +353,12 @@ static int cone_layout(cpk_varmap *C)
 }
 
 /* Unknowns grouped by role (v, p_n, ..., delta_o), by contact inside a role, as the seeds do. */
-static int assign_layout(cpk_varmap *C)
+static int assign_layout(cpk_varmap *C, cpk_varmap *old)
 {
   size_t next = 0;
   C->n = (C->mixed ? C->nv : 0) + C->nvars;
-  C->gidx = cpk_alloc_array(C->nvars, sizeof *C->gidx);
-  C->info = cpk_alloc_array(C->n, sizeof *C->info);
+  C->gidx = cvm_reuse((void **)&old->gidx, old->nvars, C->nvars, sizeof *C->gidx, 0);
+  C->info = cvm_reuse((void **)&old->info, old->n, C->n, sizeof *C->info, 0);
   if (!C->gidx || !C->info) return CPK_ENOMEM;
   if (C->cone) return cone_layout(C);
   for (size_t j = 0; C->mixed && j < C->nv; j++)
@@ -394,21 +392,38 @@ static int set_names(const cpk_varmap *C, cpk_problem *p)
 
 /* ---- the driver ------------------------------------------------------------ */
 
-static int copy_kinematics(cpk_varmap *C, const cpk_contact_system *s)
+/* s->M into C->M, in old's copy when it has the same pattern size. */
+static int copy_mass(cpk_varmap *C, const cpk_csc *M, cpk_varmap *old)
 {
-  size_t nnz = s->wptr[s->nc];
-  C->drift = cpk_alloc_array(4 * s->nc, sizeof *C->drift);
+  cpk_csc *K = old->M;
+  cpk_int nnz = M->p[M->n];
+  old->M = NULL;
+  if (!K || K->m != M->m || K->n != M->n || K->p[K->n] != nnz) {
+    cpk_csc_free(K);
+    return cpk_csc_copy(M, &C->M);
+  }
+  memcpy(K->p, M->p, ((size_t)M->n + 1) * sizeof *M->p);
+  memcpy(K->i, M->i, (size_t)nnz * sizeof *M->i);
+  memcpy(K->x, M->x, (size_t)nnz * sizeof *M->x);
+  C->M = K;
+  return CPK_OK;
+}
+
+static int copy_kinematics(cpk_varmap *C, const cpk_contact_system *s, cpk_varmap *old)
+{
+  size_t nnz = s->wptr[s->nc], old_nnz = old->wptr ? old->wptr[old->nc] : 0;
+  C->drift = cvm_reuse((void **)&old->drift, 4 * old->nc, 4 * s->nc, sizeof *C->drift, 0);
   if (!C->drift) return CPK_ENOMEM;
   for (size_t c = 0; c < s->nc; c++)
     memcpy(C->drift + 4 * c, s->contacts[c].drift, 4 * sizeof(double));
   if (s->form == CPK_SYSTEM_LOCAL) return CPK_OK;
-  C->wptr = cpk_alloc_array(s->nc + 1, sizeof *C->wptr);
-  C->wrow = cpk_alloc_array(nnz, sizeof *C->wrow);
-  C->wval = cpk_alloc_array(nnz, 4 * sizeof *C->wval);
-  C->rhs = cpk_alloc_array(s->nv, sizeof *C->rhs);
-  if (!C->wptr || !C->wrow || !C->wval || !C->rhs || cpk_csc_copy(s->M, &C->M)) return CPK_ENOMEM;
+  C->wptr = cvm_reuse((void **)&old->wptr, old->nc + 1, s->nc + 1, sizeof *C->wptr, 0);
+  C->wrow = cvm_reuse((void **)&old->wrow, old_nnz, nnz, sizeof *C->wrow, 0);
+  C->wval = cvm_reuse((void **)&old->wval, old_nnz, nnz, 4 * sizeof *C->wval, 0);
+  C->rhs = cvm_reuse((void **)&old->rhs, old->nv, s->nv, sizeof *C->rhs, 0);
+  if (!C->wptr || !C->wrow || !C->wval || !C->rhs || copy_mass(C, s->M, old)) return CPK_ENOMEM;
   /* A singular M is reported where it is used (the operator A, the motion). */
-  if (cvm_mass_factor(s->M, &C->mass) == CPK_ENOMEM) return CPK_ENOMEM;
+  if (cvm_mass_factor_reuse(s->M, &old->mass, &C->mass) == CPK_ENOMEM) return CPK_ENOMEM;
   memcpy(C->wptr, s->wptr, (s->nc + 1) * sizeof *C->wptr);
   if (nnz > 0) { /* a system without contacts has no row arrays at all */
     memcpy(C->wrow, s->wrow, nnz * sizeof *C->wrow);
@@ -466,7 +481,7 @@ static void start_velocities(cpk_varmap *C, const cpk_contact_system *s)
 }
 
 static int init_map(cpk_varmap *C, const cpk_contact_system *s, const cpk_compile_options *o,
-                    cpk_error *err)
+                    cpk_varmap *old, cpk_error *err)
 {
   C->sysform = s->form;
   C->h = s->h;
@@ -474,8 +489,16 @@ static int init_map(cpk_varmap *C, const cpk_contact_system *s, const cpk_compil
   C->nc = s->nc;
   int rc = choose_form(C, s, o, err);
   if (rc) return rc;
-  C->cc = cpk_calloc_array(s->nc, sizeof *C->cc);
-  if (!C->cc || copy_kinematics(C, s)) return cpk_error_set(err, CPK_ENOMEM, "out of memory");
+  C->cc = cvm_reuse((void **)&old->cc, old->nc, s->nc, sizeof *C->cc, 1);
+  if (!C->cc || copy_kinematics(C, s, old))
+    return cpk_error_set(err, CPK_ENOMEM, "out of memory");
+  /* the model's set-up appends to these (cvm_add_var, cvm_push_dir): old's capacity serves */
+  C->vars = old->vars;
+  C->cap_vars = old->cap_vars;
+  C->dirs = old->dirs;
+  C->cap_dirs = old->cap_dirs;
+  old->vars = NULL;
+  old->dirs = NULL;
   start_velocities(C, s);
   for (size_t c = 0; c < s->nc; c++) {
     cvm_contact *cc = &C->cc[c];
@@ -487,20 +510,35 @@ static int init_map(cpk_varmap *C, const cpk_contact_system *s, const cpk_compil
   return CPK_OK;
 }
 
-static int alloc_workspace(cpk_varmap *C)
+static int alloc_workspace(cpk_varmap *C, cpk_varmap *old)
 {
   for (size_t c = 0; c < C->nc; c++)
     if (C->cc[c].m > C->mmax) C->mmax = C->cc[c].m;
   size_t nP;
   if (cpk_size_mul(C->nc, 20, &nP) || nP > SIZE_MAX - C->nv - 1) return CPK_EOVERFLOW;
-  C->P = cpk_alloc_array(nP + C->nv + 1, sizeof *C->P);
+  /* old's sizes did not overflow: it was laid out the same way */
+  size_t old_nP = old->P ? 20 * old->nc + old->nv + 1 : 0;
+  C->P = cvm_reuse((void **)&old->P, old_nP, nP + C->nv + 1, sizeof *C->P, 0);
   C->check = C->P ? C->P + 4 * C->nc : NULL;
-  C->U = cpk_alloc_array(4 * C->nc, sizeof *C->U);
-  C->fwork = cpk_alloc_array(C->n, sizeof *C->fwork);
-  C->floc = cpk_alloc_array(C->mmax, sizeof *C->floc);
-  C->dfdU = cpk_alloc_array(C->mmax, 4 * sizeof *C->dfdU);
-  C->umask = cpk_alloc_array(C->mmax, 1);
+  C->U = cvm_reuse((void **)&old->U, 4 * old->nc, 4 * C->nc, sizeof *C->U, 0);
+  C->fwork = cvm_reuse((void **)&old->fwork, old->n, C->n, sizeof *C->fwork, 0);
+  C->floc = cvm_reuse((void **)&old->floc, old->mmax, C->mmax, sizeof *C->floc, 0);
+  C->dfdU = cvm_reuse((void **)&old->dfdU, old->mmax, C->mmax, 4 * sizeof *C->dfdU, 0);
+  C->umask = cvm_reuse((void **)&old->umask, old->mmax, C->mmax, 1, 0);
   return C->P && C->U && C->fwork && C->floc && C->dfdU && C->umask ? CPK_OK : CPK_ENOMEM;
+}
+
+void cvm_bounds_into(const cpk_varmap *C, double *lo, double *hi)
+{
+  size_t first = C->mixed ? C->nv : 0;
+  for (size_t i = 0; i < first; i++) {
+    lo[i] = -INFINITY;
+    hi[i] = INFINITY;
+  }
+  for (size_t k = 0; k < C->nvars; k++) {
+    lo[C->gidx[k]] = C->vars[k].lo;
+    hi[C->gidx[k]] = C->vars[k].hi;
+  }
 }
 
 int cvm_bounds(const cpk_varmap *C, double **lo, double **hi)
@@ -508,15 +546,7 @@ int cvm_bounds(const cpk_varmap *C, double **lo, double **hi)
   *lo = cpk_alloc_array(C->n, sizeof **lo);
   *hi = cpk_alloc_array(C->n, sizeof **hi);
   if (!*lo || !*hi) return CPK_ENOMEM;
-  size_t first = C->mixed ? C->nv : 0;
-  for (size_t i = 0; i < first; i++) {
-    (*lo)[i] = -INFINITY;
-    (*hi)[i] = INFINITY;
-  }
-  for (size_t k = 0; k < C->nvars; k++) {
-    (*lo)[C->gidx[k]] = C->vars[k].lo;
-    (*hi)[C->gidx[k]] = C->vars[k].hi;
-  }
+  cvm_bounds_into(C, *lo, *hi);
   return CPK_OK;
 }
 
@@ -596,18 +626,21 @@ static int emit_cone(cpk_varmap *C, const cpk_contact_system *s, const cpk_compi
   return rc;
 }
 
-int cvm_compile_layout(cpk_varmap *C, const cpk_contact_system *s, cpk_error *err)
+int cvm_compile_layout(cpk_varmap *C, const cpk_contact_system *s, cpk_varmap *old,
+                       cpk_error *err)
 {
   const cpk_compile_options *o = &C->options;
-  int rc = init_map(C, s, o, err);
+  cpk_varmap none = {0};
+  if (!old) old = &none;
+  int rc = init_map(C, s, o, old, err);
   if (!rc) rc = o->form == CPK_FORM_CONE ? cvm_cone_setup(C, s, o, err) : C->setup(C, s, o, err);
   if (rc) return rc;
   if (C->nvars == 0 && !C->mixed)
     return cpk_error_set(err, CPK_EINVAL, "the system has no contacts: nothing to compile");
-  if (assign_layout(C) || alloc_workspace(C))
+  if (assign_layout(C, old) || alloc_workspace(C, old))
     return cpk_error_set(err, CPK_ENOMEM, "out of memory");
   if (!C->mixed) {
-    rc = cvm_blockop_build(s, C->mass, &C->B, err);
+    rc = cvm_blockop_build(s, C->mass, &C->B, &old->B, err);
     if (rc) return rc;
     C->has_B = 1;
   }
@@ -619,7 +652,7 @@ static int compile_steps(cpk_varmap *C, const cpk_contact_system *s, cpk_problem
                          cpk_error *err)
 {
   const cpk_compile_options *o = &C->options;
-  int rc = cvm_compile_layout(C, s, err);
+  int rc = cvm_compile_layout(C, s, NULL, err);
   if (rc) return rc;
   if (C->cone)
     rc = emit_cone(C, s, o, problem);
@@ -669,9 +702,8 @@ int cvm_compile(const cpk_contact_system *s, cpk_contact_model model, const cpk_
   return CPK_OK;
 }
 
-void cpk_varmap_free(cpk_varmap *C)
+void cvm_varmap_release(cpk_varmap *C)
 {
-  if (!C) return;
   free(C->cc);
   free(C->vars);
   free(C->gidx);
@@ -695,6 +727,13 @@ void cpk_varmap_free(cpk_varmap *C)
   free(C->dfdU);
   free(C->umask);
   cvm_influence_free(C->influence);
+  cpk_varmap_free(C->spare);
+}
+
+void cpk_varmap_free(cpk_varmap *C)
+{
+  if (!C) return;
+  cvm_varmap_release(C);
   free(C);
 }
 

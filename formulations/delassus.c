@@ -47,25 +47,35 @@ static int blist_push(blist *L, size_t i, size_t j, double **val)
   return CPK_OK;
 }
 
-static void blist_free(blist *L)
+/* The block list of an earlier build (its arrays, or an empty list), and a list handed
+ * to B for the next build. */
+static blist blist_take(cvm_blockop *old)
 {
-  free(L->bi);
-  free(L->bj);
-  free(L->val);
+  blist L = {0, old->lcap, old->lbi, old->lbj, old->lval};
+  old->lbi = old->lbj = NULL;
+  old->lval = NULL;
+  old->lcap = 0;
+  return L;
 }
 
-/* Sort the blocks into block-row CSR (stable, so columns stay in generation order). */
-static int blist_to_op(blist *L, size_t nc, cvm_blockop *B)
+static void blist_keep(blist *L, cvm_blockop *B)
 {
+  B->lbi = L->bi;
+  B->lbj = L->bj;
+  B->lval = L->val;
+  B->lcap = L->cap;
+}
+
+/* Sort the blocks into block-row CSR (stable, so columns stay in generation order); old's
+ * arrays when they have the sizes; next: nc + 1 scratch. */
+static int blist_to_op(blist *L, size_t nc, cvm_blockop *B, cvm_blockop *old, size_t *next)
+{
+  size_t old_nb = old->ptr ? old->ptr[old->nc] : 0;
   B->nc = nc;
-  B->ptr = cpk_calloc_array(nc + 1, sizeof *B->ptr);
-  B->col = cpk_alloc_array(L->n, sizeof *B->col);
-  B->val = cpk_alloc_array(L->n, 16 * sizeof *B->val);
-  size_t *next = cpk_alloc_array(nc + 1, sizeof *next);
-  if (!B->ptr || !B->col || !B->val || !next) {
-    free(next);
-    return CPK_ENOMEM;
-  }
+  B->ptr = cvm_reuse((void **)&old->ptr, old->nc + 1, nc + 1, sizeof *B->ptr, 1);
+  B->col = cvm_reuse((void **)&old->col, old_nb, L->n, sizeof *B->col, 0);
+  B->val = cvm_reuse((void **)&old->val, old_nb, L->n, 16 * sizeof *B->val, 0);
+  if (!B->ptr || !B->col || !B->val) return CPK_ENOMEM;
   for (size_t k = 0; k < L->n; k++) B->ptr[L->bi[k] + 1]++;
   for (size_t c = 0; c < nc; c++) B->ptr[c + 1] += B->ptr[c];
   memcpy(next, B->ptr, (nc + 1) * sizeof *next);
@@ -74,7 +84,6 @@ static int blist_to_op(blist *L, size_t nc, cvm_blockop *B)
     B->col[d] = L->bj[k];
     memcpy(B->val + 16 * d, L->val + 16 * k, 16 * sizeof *B->val);
   }
-  free(next);
   return CPK_OK;
 }
 
@@ -87,6 +96,7 @@ typedef struct body_work {
   size_t *adj_ptr, *adj; /* contacts touching each coordinate */
   size_t *mark, *list;
   size_t *bmark, *blocks; /* blocks of M touched by a column (block-diagonal M) */
+  size_t *next;           /* nc + 1: blist_to_op's */
 } body_work;
 
 /* Rows of X = M^-1 J_j that can be non-zero, J_j written into X: every row after a full
@@ -185,19 +195,21 @@ static void body_adjacency(body_work *w, size_t *next)
 }
 
 /* The index arrays of w in one zeroed block (rows, marks, lists, adjacency and the
- * adjacency's scratch, carved in turn; the stepper builds the operator every step), and
- * X (4 nv, zero). */
-static int body_work_alloc(body_work *w)
+ * adjacency's scratch, carved in turn, then blist_to_op's next), and X (4 nv, zero); old's
+ * when they have the sizes (the stepper builds the operator every step), kept in B. */
+static int body_work_alloc(body_work *w, cvm_blockop *B, cvm_blockop *old)
 {
   const cpk_contact_system *s = w->s;
   size_t nv1 = s->nv + 1, nc1 = s->nc + 1, nnz = s->wptr[s->nc], total;
-  if (cpk_size_mul(nv1, 5, &total) || total > SIZE_MAX - 2 * nc1 - nnz) return CPK_EOVERFLOW;
-  size_t *blk = cpk_calloc_array(total + 2 * nc1 + nnz, sizeof *blk);
-  w->X = cpk_calloc_array(4 * s->nv, sizeof *w->X);
-  if (!blk || !w->X) {
-    free(blk);
-    return CPK_ENOMEM;
-  }
+  if (cpk_size_mul(nv1, 5, &total) || total > SIZE_MAX - 3 * nc1 - nnz) return CPK_EOVERFLOW;
+  total += 3 * nc1 + nnz;
+  size_t *blk = cvm_reuse((void **)&old->scratch, old->nscratch, total, sizeof *blk, 1);
+  w->X = cvm_reuse((void **)&old->X, 4 * old->nv, 4 * s->nv, sizeof *w->X, 1);
+  B->scratch = blk;
+  B->nscratch = blk ? total : 0;
+  B->X = w->X;
+  B->nv = s->nv;
+  if (!blk || !w->X) return CPK_ENOMEM;
   w->rows = blk;
   w->bmark = w->rows + nv1;
   w->blocks = w->bmark + nv1;
@@ -205,21 +217,16 @@ static int body_work_alloc(body_work *w)
   w->mark = w->adj_ptr + nv1;
   w->list = w->mark + nc1;
   w->adj = w->list + nc1;
-  body_adjacency(w, w->adj + nnz); /* the last nv + 1: scratch */
+  w->next = w->adj + nnz + nv1;
+  body_adjacency(w, w->adj + nnz); /* the nv + 1 after: scratch */
   return CPK_OK;
 }
 
-static void body_work_free(body_work *w)
-{
-  free(w->X);
-  free(w->rows); /* the block of every index array */
-}
-
 /* b = J^T vstar + drift with vstar = v + h M^-1 k (h > 0) or M^-1 k (h = 0). */
-static int body_free_velocity(body_work *w, cvm_blockop *B)
+static int body_free_velocity(body_work *w, cvm_blockop *B, cvm_blockop *old)
 {
   const cpk_contact_system *s = w->s;
-  B->vstar = cpk_alloc_array(s->nv, sizeof *B->vstar);
+  B->vstar = cvm_reuse((void **)&old->vstar, old->vstar ? old->nv : 0, s->nv, sizeof *B->vstar, 0);
   if (!B->vstar) return CPK_ENOMEM;
   memcpy(B->vstar, s->k, s->nv * sizeof *s->k);
   int rc = cvm_mass_apply(w->F, B->vstar);
@@ -237,20 +244,19 @@ static int body_free_velocity(body_work *w, cvm_blockop *B)
 }
 
 static int build_body(const cpk_contact_system *s, const cvm_mass *F, cvm_blockop *B,
-                      cpk_error *err)
+                      cvm_blockop *old, cpk_error *err)
 {
   body_work w = {0};
-  blist L = {0};
+  blist L = blist_take(old);
   cvm_mass *own = NULL;
   w.s = s;
   int rc = F ? CPK_OK : cvm_mass_factor(s->M, &own);
   w.F = F ? F : own;
-  if (!rc) rc = body_work_alloc(&w);
-  if (!rc) rc = body_free_velocity(&w, B);
+  if (!rc) rc = body_work_alloc(&w, B, old);
+  if (!rc) rc = body_free_velocity(&w, B, old);
   for (size_t j = 0; !rc && j < s->nc; j++) rc = body_column(&w, j, &L);
-  if (!rc) rc = blist_to_op(&L, s->nc, B);
-  body_work_free(&w);
-  blist_free(&L);
+  if (!rc) rc = blist_to_op(&L, s->nc, B, old, w.next);
+  blist_keep(&L, B); /* with the index block and X: freed with B */
   cvm_mass_free(own);
   if (rc == CPK_ESINGULAR) return cpk_error_set(err, rc, "the mass matrix M is singular");
   if (rc) return cpk_error_set(err, rc, "computing J^T M^-1 J: %s", cpk_strerror(rc));
@@ -258,10 +264,11 @@ static int build_body(const cpk_contact_system *s, const cvm_mass *F, cvm_blocko
 }
 
 /* Local form: the blocks of W (dim per contact, padded to 4), b = q padded + drift. */
-static int build_local(const cpk_contact_system *s, cvm_blockop *B, cpk_error *err)
+static int build_local(const cpk_contact_system *s, cvm_blockop *B, cvm_blockop *old,
+                       cpk_error *err)
 {
-  blist L = {0};
-  size_t dim = s->dim, *slot = cpk_alloc_array(s->nc, sizeof *slot);
+  blist L = blist_take(old);
+  size_t dim = s->dim, *slot = cpk_alloc_array(2 * s->nc + 1, sizeof *slot);
   int rc = slot ? CPK_OK : CPK_ENOMEM;
   for (size_t i = 0; slot && i < s->nc; i++) slot[i] = (size_t)-1;
   for (size_t j = 0; !rc && j < s->nc; j++) {
@@ -282,20 +289,25 @@ static int build_local(const cpk_contact_system *s, cvm_blockop *B, cpk_error *e
   for (size_t c = 0; !rc && c < s->nc; c++)
     for (size_t a = 0; a < 4; a++)
       B->b[4 * c + a] = (a < dim ? s->q[dim * c + a] : 0.0) + s->contacts[c].drift[a];
-  if (!rc) rc = blist_to_op(&L, s->nc, B);
+  if (!rc) rc = blist_to_op(&L, s->nc, B, old, slot + s->nc);
   free(slot);
-  blist_free(&L);
+  blist_keep(&L, B);
   if (rc) return cpk_error_set(err, rc, "building the contact operator: %s", cpk_strerror(rc));
   return CPK_OK;
 }
 
 int cvm_blockop_build(const cpk_contact_system *s, const cvm_mass *F, cvm_blockop *B,
-                      cpk_error *err)
+                      cvm_blockop *old, cpk_error *err)
 {
+  cvm_blockop none = {0};
+  if (!old) old = &none;
   memset(B, 0, sizeof *B);
-  B->b = cpk_calloc_array(4 * s->nc, sizeof *B->b);
-  if (!B->b) return cpk_error_set(err, CPK_ENOMEM, "out of memory");
-  int rc = s->form == CPK_SYSTEM_LOCAL ? build_local(s, B, err) : build_body(s, F, B, err);
+  B->b = cvm_reuse((void **)&old->b, old->b ? 4 * old->nc : 0, 4 * s->nc, sizeof *B->b, 1);
+  int rc = B->b ? CPK_OK : cpk_error_set(err, CPK_ENOMEM, "out of memory");
+  if (!rc)
+    rc = s->form == CPK_SYSTEM_LOCAL ? build_local(s, B, old, err)
+                                     : build_body(s, F, B, old, err);
+  cvm_blockop_free(old); /* what B did not take */
   if (rc) cvm_blockop_free(B);
   return rc;
 }
@@ -307,6 +319,11 @@ void cvm_blockop_free(cvm_blockop *B)
   free(B->val);
   free(B->b);
   free(B->vstar);
+  free(B->lbi);
+  free(B->lbj);
+  free(B->lval);
+  free(B->scratch);
+  free(B->X);
   memset(B, 0, sizeof *B);
 }
 
@@ -340,7 +357,7 @@ int cpk_contact_system_delassus(const cpk_contact_system *s, cpk_csc **A, double
   int rc = cpk_contact_system_validate(s, err);
   if (rc) return rc;
   if (s->nc == 0) return cpk_error_set(err, CPK_EINVAL, "the system has no contacts");
-  rc = cvm_blockop_build(s, NULL, &B, err);
+  rc = cvm_blockop_build(s, NULL, &B, NULL, err);
   if (rc) return rc;
   rc = blocks_to_csc(&B, A);
   if (!rc && b) memcpy(b, B.b, 4 * s->nc * sizeof *b);

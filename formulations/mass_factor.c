@@ -49,7 +49,10 @@ static int find_blocks(const cpk_csc *M, cvm_mass *F)
  * (LAPACK solves with the identity's columns): column-major, inv[off + i + j len] = (M_b^-1)_ij. */
 static int invert_small_blocks(cvm_mass *F, size_t total)
 {
-  F->inv = cpk_calloc_array(total + 1, sizeof *F->inv);
+  if (F->inv)
+    memset(F->inv, 0, (total + 1) * sizeof *F->inv); /* kept by cvm_mass_factor_reuse */
+  else
+    F->inv = cpk_calloc_array(total + 1, sizeof *F->inv);
   if (!F->inv) return CPK_ENOMEM;
   for (size_t b = 0; b < F->nb; b++) {
     int len = (int)(F->start[b + 1] - F->start[b]);
@@ -75,8 +78,12 @@ static int factor_blocks(const cpk_csc *M, cvm_mass *F)
     total += len * len;
     for (size_t r = F->start[b]; r < F->start[b + 1]; r++) F->block[r] = b;
   }
-  F->L = cpk_calloc_array(total + 1, sizeof *F->L);
-  F->perm = cpk_alloc_array(F->n + 1, sizeof *F->perm);
+  if (F->L) { /* kept by cvm_mass_factor_reuse, which checked total */
+    memset(F->L, 0, (total + 1) * sizeof *F->L);
+  } else {
+    F->L = cpk_calloc_array(total + 1, sizeof *F->L);
+    F->perm = cpk_alloc_array(F->n + 1, sizeof *F->perm);
+  }
   if (!F->L || !F->perm) return CPK_ENOMEM;
   for (cpk_int j = 0; j < M->n; j++) {
     size_t b = F->block[j], s = F->start[b], len = F->start[b + 1] - s;
@@ -103,6 +110,35 @@ static int factor_sparse(const cpk_csc *M, cvm_mass *F)
   return rc ? rc : cpk_linsys_factor(F->ls, M);
 }
 
+/* F into *out, or freed on failure. */
+static int finish(cvm_mass *F, int rc, cvm_mass **out)
+{
+  if (rc) {
+    cvm_mass_free(F);
+    return rc;
+  }
+  *out = F;
+  return CPK_OK;
+}
+
+static int factor_sparse_out(const cpk_csc *M, cvm_mass *F, cvm_mass **out)
+{
+  return finish(F, factor_sparse(M, F), out);
+}
+
+/* F's blocks (found) factored; a singular block: UMFPACK says so, with its own message path. */
+static int factor_blocks_or_sparse(const cpk_csc *M, cvm_mass *F, cvm_mass **out)
+{
+  int rc = factor_blocks(M, F);
+  if (rc == CPK_ESINGULAR) {
+    free(F->L);
+    free(F->inv);
+    F->L = F->inv = NULL;
+    rc = factor_sparse(M, F);
+  }
+  return finish(F, rc, out);
+}
+
 int cvm_mass_factor(const cpk_csc *M, cvm_mass **out)
 {
   size_t n = (size_t)M->n;
@@ -113,20 +149,42 @@ int cvm_mass_factor(const cpk_csc *M, cvm_mass **out)
   F->start = cpk_alloc_array(n + 2, sizeof *F->start);
   F->off = cpk_alloc_array(n + 1, sizeof *F->off);
   F->block = cpk_alloc_array(n + 1, sizeof *F->block);
-  int rc = F->start && F->off && F->block ? CPK_OK : CPK_ENOMEM;
-  if (!rc) rc = find_blocks(M, F) ? factor_blocks(M, F) : factor_sparse(M, F);
-  if (rc == CPK_ESINGULAR && !F->ls) { /* UMFPACK says so, with its own message path */
-    free(F->L);
-    free(F->inv);
-    F->L = F->inv = NULL;
-    rc = factor_sparse(M, F);
+  if (!F->start || !F->off || !F->block) return finish(F, CPK_ENOMEM, out);
+  return find_blocks(M, F) ? factor_blocks_or_sparse(M, F, out) : factor_sparse_out(M, F, out);
+}
+
+/* Entries of the blocks' LU factors (n^2 summed over blocks) of F's blocks. */
+static size_t blocks_total(const cvm_mass *F)
+{
+  size_t total = 0;
+  for (size_t b = 0; b < F->nb; b++) {
+    size_t len = F->start[b + 1] - F->start[b];
+    total += len * len;
   }
-  if (rc) {
+  return total;
+}
+
+/*
+ * The stepper factors a new M every step (the world inertia turns with the body) with
+ * the same blocks: the dense-block form is refactored in *old's arrays, which the
+ * same diagonal blocks fit exactly; anything else (UMFPACK, other blocks) is factored
+ * anew.
+ */
+int cvm_mass_factor_reuse(const cpk_csc *M, cvm_mass **old, cvm_mass **out)
+{
+  cvm_mass *F = *old;
+  *old = NULL;
+  *out = NULL;
+  if (!F || F->ls || !F->L || !F->inv || F->n != (size_t)M->n) {
     cvm_mass_free(F);
-    return rc;
+    return cvm_mass_factor(M, out);
   }
-  *out = F;
-  return CPK_OK;
+  size_t total = blocks_total(F);
+  if (!find_blocks(M, F) || blocks_total(F) != total) {
+    cvm_mass_free(F);
+    return cvm_mass_factor(M, out);
+  }
+  return factor_blocks_or_sparse(M, F, out);
 }
 
 void cvm_mass_free(cvm_mass *F)

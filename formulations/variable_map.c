@@ -61,13 +61,26 @@ int cpk_varmap_impulses(const cpk_varmap *m, const double *z, double *P)
   return CPK_OK;
 }
 
+/* Work of 8 doubles a contact: on the stack for a few contacts (a stepper reads every
+ * step's answer back through these functions), else allocated (NULL: out of memory). */
+#define STACK_CONTACTS 16
+static double *contact_work(const cpk_varmap *m, double *stack)
+{
+  return m->nc <= STACK_CONTACTS ? stack : cpk_alloc_array(8 * m->nc, sizeof *stack);
+}
+
+static void contact_work_free(double *P, const double *stack)
+{
+  if (P != stack) free(P);
+}
+
 int cpk_varmap_contact_velocities(const cpk_varmap *m, const double *z, double *U, cpk_error *err)
 {
-  double *P = cpk_alloc_array(4 * m->nc, sizeof *P);
+  double stack[8 * STACK_CONTACTS], *P = contact_work(m, stack);
   if (!P) return cpk_error_set(err, CPK_ENOMEM, "out of memory");
   cvm_impulses(m, z, P);
   cvm_contact_velocity(m, z, P, U);
-  free(P);
+  contact_work_free(P, stack);
   return CPK_OK;
 }
 
@@ -80,14 +93,14 @@ int cpk_varmap_velocity(const cpk_varmap *m, const double *z, double *v, cpk_err
     memcpy(v, z, m->nv * sizeof *v);
     return CPK_OK;
   }
-  double *P = cpk_alloc_array(4 * m->nc, sizeof *P);
+  double stack[8 * STACK_CONTACTS], *P = contact_work(m, stack);
   if (!P) return cpk_error_set(err, CPK_ENOMEM, "out of memory");
   cvm_impulses(m, z, P);
   memset(v, 0, m->nv * sizeof *v);
   for (size_t c = 0; c < m->nc; c++)
     for (size_t k = m->wptr[c]; k < m->wptr[c + 1]; k++)
       for (int a = 0; a < 4; a++) v[m->wrow[k]] += m->wval[4 * k + a] * P[4 * c + a];
-  free(P);
+  contact_work_free(P, stack);
   int rc = cvm_mass_apply(m->mass, v);
   if (rc) cpk_error_set(err, rc, "solving with M: %s", cpk_strerror(rc));
   if (rc) return rc;
@@ -127,7 +140,7 @@ static int contact_mode(const cpk_varmap *m, size_t c, const double *P, const do
 
 int cpk_varmap_modes(const cpk_varmap *m, const double *z, double tol, int *modes, cpk_error *err)
 {
-  double *P = cpk_alloc_array(8 * m->nc, sizeof *P), pmax = 0.0, umax = 0.0;
+  double stack[8 * STACK_CONTACTS], *P = contact_work(m, stack), pmax = 0.0, umax = 0.0;
   if (!P) return cpk_error_set(err, CPK_ENOMEM, "out of memory");
   double *U = P + 4 * m->nc;
   if (!(tol >= 0)) tol = 1e-7;
@@ -140,7 +153,7 @@ int cpk_varmap_modes(const cpk_varmap *m, const double *z, double tol, int *mode
     modes[c] = contact_mode(m, c, P, U, ptol, vtol);
     if (modes[c] != CPK_MODE_SEPARATING && core_reached(m, z, c, ptol)) modes[c] |= CPK_MODE_CORE;
   }
-  free(P);
+  contact_work_free(P, stack);
   return CPK_OK;
 }
 

@@ -153,12 +153,18 @@ int cpk_varmap_point(const cpk_varmap *m, const double *P, double *z, cpk_error 
     for (size_t c = 0; c < m->nc; c++) contact_point(m, c, P + 4 * c, NULL, z);
     return CPK_OK;
   }
-  double *v = cpk_alloc_array(m->nv + 1, sizeof *v), *U = cpk_alloc_array(4 * m->nc, sizeof *U);
+  /* a small system's motion on the stack: a stepper builds its start point every step */
+  double sv[64], sU[64];
+  int small = m->nv < 64 && m->nc <= 16;
+  double *v = small ? sv : cpk_alloc_array(m->nv + 1, sizeof *v);
+  double *U = small ? sU : cpk_alloc_array(4 * m->nc, sizeof *U);
   int rc = v && U ? cvm_motion(m, P, v, U, err) : cpk_error_set(err, CPK_ENOMEM, "out of memory");
   if (!rc && m->mixed) memcpy(z, v, m->nv * sizeof *z);
   for (size_t c = 0; !rc && c < m->nc; c++) contact_point(m, c, P + 4 * c, U + 4 * c, z);
-  free(v);
-  free(U);
+  if (!small) {
+    free(v);
+    free(U);
+  }
   return rc;
 }
 

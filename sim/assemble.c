@@ -37,7 +37,12 @@ static void world_inertia(const cpk_body *b, double J[9])
 static int body_terms(const cpk_world *w, const size_t *dof, size_t nv, cpk_csc **M, double *v,
                       double *k)
 {
-  int rc = cpk_csc_alloc((cpk_int)nv, (cpk_int)nv, (cpk_int)(2 * nv), M);
+  int rc = CPK_OK;
+  if (!*M || (size_t)(*M)->n != nv) { /* else the last step's: same size, every entry rewritten */
+    cpk_csc_free(*M);
+    *M = NULL;
+    rc = cpk_csc_alloc((cpk_int)nv, (cpk_int)nv, (cpk_int)(2 * nv), M);
+  }
   cpk_int e = 0, col = 0;
   for (size_t b = 0; b < w->nbodies && !rc; b++) {
     const cpk_body *B = &w->bodies[b];
@@ -128,36 +133,51 @@ static int add_geom(const cpk_world *w, const cpk_body *pose, const sim_geom *g,
 int sim_assemble(const cpk_world *w, const cpk_body *pose, const sim_geom *g, size_t ng,
                  const double *psi, cpk_contact_system **out, cpk_error *err)
 {
-  *out = NULL;
-  return sim_assemble_again(w, pose, g, ng, psi, out, err);
+  sim_step_buf B = {0};
+  int rc = sim_assemble_again(w, &B, pose, g, ng, psi, err);
+  *out = B.sys;
+  B.sys = NULL;
+  sim_step_buf_free(&B);
+  return rc;
 }
 
-int sim_assemble_again(const cpk_world *w, const cpk_body *pose, const sim_geom *g, size_t ng,
-                       const double *psi, cpk_contact_system **out, cpk_error *err)
+int sim_assemble_again(const cpk_world *w, sim_step_buf *B, const cpk_body *pose,
+                       const sim_geom *g, size_t ng, const double *psi, cpk_error *err)
 {
-  size_t *dof = cpk_alloc_array(w->nbodies, sizeof *dof), nv = 0;
-  double *v = NULL, *k = NULL;
-  cpk_csc *M = NULL;
-  int rc = dof ? CPK_OK : CPK_ENOMEM;
-  if (!rc) sim_dofs(w, dof, &nv);
+  size_t nv = 0;
+  int rc = sim_grow((void **)&B->dof, &B->capdof, w->nbodies + 1, sizeof *B->dof);
+  if (!rc) sim_dofs(w, B->dof, &nv);
   if (!rc && nv == 0) rc = cpk_error_set(err, CPK_EINVAL, "the world has no dynamic body");
-  if (!rc) {
-    v = cpk_alloc_array(nv, sizeof *v);
-    k = cpk_alloc_array(nv, sizeof *k);
-    rc = v && k ? body_terms(w, dof, nv, &M, v, k) : CPK_ENOMEM;
-  }
+  if (!rc) rc = sim_grow((void **)&B->vk, &B->capvk, 2 * nv, sizeof *B->vk);
+  double *v = B->vk, *k = v ? v + nv : NULL;
+  if (!rc) rc = body_terms(w, B->dof, nv, &B->M, v, k);
   if (!rc)
-    rc = *out ? cpk_contact_system_reset_body(*out, nv, M, v, k, w->settings.h, err)
-              : cpk_contact_system_alloc_body(nv, M, v, k, w->settings.h, out, err);
-  for (size_t c = 0; c < ng && !rc; c++) rc = add_geom(w, pose ? pose : w->bodies, &g[c], dof, psi ? psi[c] : g[c].gap, *out, err);
-  if (rc == CPK_ENOMEM) cpk_error_set(err, rc, "out of memory assembling the contact system");
+    rc = B->sys ? cpk_contact_system_reset_body(B->sys, nv, B->M, v, k, w->settings.h, err)
+                : cpk_contact_system_alloc_body(nv, B->M, v, k, w->settings.h, &B->sys, err);
+  for (size_t c = 0; c < ng && !rc; c++)
+    rc = add_geom(w, pose ? pose : w->bodies, &g[c], B->dof, psi ? psi[c] : g[c].gap, B->sys,
+                  err);
+  if (rc == CPK_ENOMEM || rc == CPK_EOVERFLOW)
+    cpk_error_set(err, rc, "out of memory assembling the contact system");
   if (rc) {
-    cpk_contact_system_free(*out);
-    *out = NULL;
+    cpk_contact_system_free(B->sys);
+    B->sys = NULL;
   }
-  cpk_csc_free(M);
-  free(dof);
-  free(v);
-  free(k);
   return rc;
+}
+
+void sim_step_buf_free(sim_step_buf *B)
+{
+  free(B->dof);
+  free(B->pose);
+  free(B->saved);
+  free(B->g);
+  free(B->psi);
+  free(B->vk);
+  free(B->pairs);
+  free(B->z0);
+  free(B->out);
+  cpk_csc_free(B->M);
+  cpk_contact_system_free(B->sys);
+  memset(B, 0, sizeof *B);
 }

@@ -12,11 +12,14 @@ int sim_dofs(const cpk_world *w, size_t *dof, size_t *nv);
  * contact c (NULL: the geometric gap). */
 int sim_assemble(const cpk_world *w, const cpk_body *pose, const sim_geom *g, size_t ng,
                  const double *psi, cpk_contact_system **out, cpk_error *err);
-/* sim_assemble into *sys: a system of an earlier call is reset and refilled
+/* sim_assemble into B->sys: a system of an earlier call is reset and refilled
  * (cpk_contact_system_reset_body: its arrays reused), NULL gets a new one; on failure
- * *sys is freed and NULL. */
-int sim_assemble_again(const cpk_world *w, const cpk_body *pose, const sim_geom *g, size_t ng,
-                       const double *psi, cpk_contact_system **sys, cpk_error *err);
+ * B->sys is freed and NULL. B's dof, vk and M are the work arrays, kept (grown as needed):
+ * a step with the same bodies allocates nothing here. */
+int sim_assemble_again(const cpk_world *w, sim_step_buf *B, const cpk_body *pose,
+                       const sim_geom *g, size_t ng, const double *psi, cpk_error *err);
+/* Everything B holds. */
+void sim_step_buf_free(sim_step_buf *B);
 /* The remembered state of the contact of g from the last step, or NULL. */
 const sim_memory *sim_memory_find(const cpk_world *w, const sim_geom *g);
 

@@ -124,7 +124,8 @@ static int scan(const cpk_world *w, size_t i, const size_t *cand, size_t ncand, 
  * Only bodies of the other finite shapes can be in one, so only those are scanned. */
 static int check_unsupported(const cpk_world *w, cpk_error *err)
 {
-  size_t n = w->nbodies, nodd = 0, *odd = cpk_alloc_array(n + 1, sizeof *odd);
+  size_t n = w->nbodies, nodd = 0, stack[64]; /* a small world's on the stack: every step */
+  size_t *odd = n < 64 ? stack : cpk_alloc_array(n + 1, sizeof *odd);
   if (!odd) return cpk_error_set(err, CPK_ENOMEM, "out of memory finding contacts");
   for (size_t b = 0; b < n; b++)
     if (odd_shape(&w->bodies[b])) odd[nodd++] = b;
@@ -132,22 +133,22 @@ static int check_unsupported(const cpk_world *w, cpk_error *err)
   for (size_t i = 0; nodd && i < n && !rc; i++)
     if (w->bodies[i].shape.kind != CPK_SHAPE_PLANE)
       rc = odd_shape(&w->bodies[i]) ? scan(w, i, NULL, n, err) : scan(w, i, odd, nodd, err);
-  free(odd);
+  if (odd != stack) free(odd);
   return rc;
 }
 
-int sim_collide(const cpk_world *w, sim_geom **geoms, size_t *n, size_t *cap, cpk_error *err)
+int sim_collide(const cpk_world *w, sim_geom **geoms, size_t *n, size_t *cap, sim_pair **pairs,
+                size_t *pcap, cpk_error *err)
 {
-  sim_pair *pairs = NULL;
-  size_t np = 0, pcap = 0;
+  size_t np = 0;
   *n = 0;
   int rc = check_unsupported(w, err);
   if (rc) return rc;
-  if (sim_broad_phase(w, &pairs, &np, &pcap))
+  if (sim_broad_phase(w, pairs, &np, pcap))
     return cpk_error_set(err, CPK_ENOMEM, "out of memory finding contacts");
+  const sim_pair *P = *pairs;
   for (size_t k = 0; k < np && !rc; k++)
-    if (wanted(w, pairs[k].i, pairs[k].j)) rc = pair(w, pairs[k].i, pairs[k].j, geoms, n, cap, err);
-  free(pairs);
+    if (wanted(w, P[k].i, P[k].j)) rc = pair(w, P[k].i, P[k].j, geoms, n, cap, err);
   if (rc == CPK_ENOMEM) return cpk_error_set(err, rc, "out of memory finding contacts");
   return rc;
 }

@@ -5,27 +5,34 @@
 #include "rotation.h"
 #include "world.h"
 
-/* Sums over the contacts of body b in the last step. */
+/* Sums over the contacts of body b in the last step. The name is decided once and the
+ * tangent frame built only for ft: a scene's checks ask every step. */
 static double contact_sum(const cpk_world *w, size_t b, const char *what)
 {
+  enum { CONTACTS, FN, MR, DELTA, FT, MODE } q = !strcmp(what, "contacts") ? CONTACTS
+                                               : !strcmp(what, "fn")       ? FN
+                                               : !strcmp(what, "mr")       ? MR
+                                               : !strcmp(what, "delta")    ? DELTA
+                                               : !strcmp(what, "ft")       ? FT
+                                                                           : MODE;
   double s = 0, ft[3] = {0, 0, 0}, h = w->settings.h;
   int first_mode = -1;
   for (size_t c = 0; c < w->ncontacts; c++) {
     const cpk_sim_contact *k = &w->contacts[c];
     if (k->body[0] != b && k->body[1] != b) continue;
-    double t[3], o[3];
+    if (first_mode < 0) first_mode = k->mode;
+    if (q == CONTACTS) s += 1;
+    else if (q == FN) s += k->P[0] / h;
+    else if (q == MR) s += k->P[3] / h;
+    else if (q == DELTA) s = fmax(s, k->delta[0]);
+    if (q != FT) continue;
+    double t[3], o[3], side = k->body[0] == b ? 1.0 : -1.0; /* body[1] takes the reaction */
     sim_tangent(k->normal, t);
     sim_vcross(k->normal, t, o);
-    if (first_mode < 0) first_mode = k->mode;
-    if (!strcmp(what, "contacts")) s += 1;
-    else if (!strcmp(what, "fn")) s += k->P[0] / h;
-    else if (!strcmp(what, "mr")) s += k->P[3] / h;
-    else if (!strcmp(what, "delta")) s = fmax(s, k->delta[0]);
-    double side = k->body[0] == b ? 1.0 : -1.0; /* body[1] takes the reaction */
     for (int i = 0; i < 3; i++) ft[i] += side * (k->P[1] * t[i] + k->P[2] * o[i]) / h;
   }
-  if (!strcmp(what, "ft")) return sim_vnorm(ft);
-  if (!strcmp(what, "mode")) return first_mode < 0 ? 0 : first_mode;
+  if (q == FT) return sim_vnorm(ft);
+  if (q == MODE) return first_mode < 0 ? 0 : first_mode;
   return s;
 }
 

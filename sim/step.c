@@ -26,6 +26,7 @@ typedef struct solve_out {
   long iterations;
   double compile_s, solver_s; /* wall time assembling and compiling, and in the solvers */
   int compiles;               /* problems compiled anew (not updated in place) */
+  int kept;                   /* the arrays are the world's (out_alloc's B): not freed */
 } solve_out;
 
 
@@ -57,16 +58,17 @@ static double *predict_impulses(const cpk_contact_system *sys)
  * the step itself takes milliseconds; beyond this, new contacts start from zero. */
 #define SIM_PREDICT_MAX_CONTACTS 200
 
-/* Start point z0 from the remembered impulses of the contacts that persist and,
- * for new ones, the polyhedral prediction when the model is nonlinear (else
- * zero): a consistent point (velocities, slip speeds) even on the first step. */
-static double *warm_point(const cpk_world *w, const sim_geom *g, size_t ng,
-                          const cpk_contact_system *sys, const cpk_problem *prob,
-                          const cpk_varmap *map)
+/* Start point z0 (n doubles) from the remembered impulses of the contacts that persist
+ * and, for new ones, the polyhedral prediction when the model is nonlinear (else
+ * zero): a consistent point (velocities, slip speeds) even on the first step. 0 when
+ * it cannot be built. */
+static int warm_point(const cpk_world *w, const sim_geom *g, size_t ng,
+                      const cpk_contact_system *sys, const cpk_problem *prob,
+                      const cpk_varmap *map, double *z0)
 {
-  double *P = cpk_alloc_array(4 * (ng ? ng : 1), sizeof *P), *pred = NULL;
-  double *z0 = cpk_alloc_array(cpk_varmap_n(map), sizeof *z0);
-  int fresh = 0;
+  double stack[4 * 16] = {0}; /* a few contacts' impulses: no allocation (every step) */
+  double *P = ng <= 16 ? stack : cpk_alloc_array(4 * ng, sizeof *P), *pred = NULL;
+  int fresh = 0, ok;
   for (size_t c = 0; c < ng; c++) fresh |= sim_memory_find(w, &g[c]) == NULL;
   if (fresh && ng <= SIM_PREDICT_MAX_CONTACTS &&
       (prob->kind == CPK_KIND_NONLINEAR_MCP || prob->kind == CPK_KIND_FRICTION_CONE))
@@ -75,25 +77,23 @@ static double *warm_point(const cpk_world *w, const sim_geom *g, size_t ng,
     const sim_memory *m = sim_memory_find(w, &g[c]);
     for (int a = 0; a < 4; a++) P[4 * c + a] = m ? m->P[a] : pred ? pred[4 * c + a] : 0;
   }
-  if (!P || !z0 || cpk_varmap_point(map, P, z0, NULL)) {
-    free(z0);
-    z0 = NULL;
-  }
-  free(P);
+  ok = P && !cpk_varmap_point(map, P, z0, NULL);
+  if (P != stack) free(P);
   free(pred);
-  return z0;
+  return ok;
 }
 
-/* A nonlinear MCP without a warm start starts at the compiled problem's recommended
- * point (cpk_varmap_start), not at z = 0; NULL when it cannot be built. */
-static double *cold_point(const cpk_varmap *map)
+/* The start point of a solve of prob into z0 (n doubles; NULL: none): the warm point, or
+ * for a nonlinear MCP without one the compiled problem's recommended point
+ * (cpk_varmap_start), not z = 0. z0, or NULL when there is none. */
+static double *start_point(const cpk_world *w, const sim_geom *g, size_t ng,
+                           const cpk_contact_system *sys, const cpk_problem *prob,
+                           const cpk_varmap *map, double *z0)
 {
-  double *z0 = cpk_alloc_array(cpk_varmap_n(map), sizeof *z0);
-  if (z0 && cpk_varmap_start(map, z0, NULL)) {
-    free(z0);
-    z0 = NULL;
-  }
-  return z0;
+  if (!z0) return NULL;
+  if (w->settings.warm_start && warm_point(w, g, ng, sys, prob, map, z0)) return z0;
+  if (prob->kind == CPK_KIND_NONLINEAR_MCP && !cpk_varmap_start(map, z0, NULL)) return z0;
+  return NULL;
 }
 
 /* The solver of a step before its problem is compiled (it decides the form): the
@@ -161,8 +161,9 @@ static int compile_step(cpk_world *w, const cpk_body *pose, const sim_geom *g, s
   *z0 = NULL;
   int rc = sim_assemble(w, pose, g, ng, psi, &sys, err);
   if (!rc) rc = cpk_compile(sys, w->settings.model, &co, prob, map, err);
-  if (!rc && w->settings.warm_start) *z0 = warm_point(w, g, ng, sys, *prob, *map);
-  if (!rc && !*z0 && (*prob)->kind == CPK_KIND_NONLINEAR_MCP) *z0 = cold_point(*map);
+  double *buf = rc ? NULL : cpk_alloc_array(cpk_varmap_n(*map), sizeof *buf); /* the caller's */
+  if (!rc) *z0 = start_point(w, g, ng, sys, *prob, *map, buf);
+  if (!*z0) free(buf);
   cpk_contact_system_free(sys);
   return rc;
 }
@@ -176,7 +177,7 @@ static int cached_compile(cpk_world *w, const cpk_body *pose, const sim_geom *g,
   sim_cache *k = &w->cache;
   cpk_compile_options co = step_options(w, solver);
   *z0 = NULL;
-  int rc = sim_assemble_again(w, pose, g, ng, psi, &w->buf.sys, err);
+  int rc = sim_assemble_again(w, &w->buf, pose, g, ng, psi, err);
   cpk_contact_system *sys = w->buf.sys; /* the world's: kept for the next step */
   if (!rc && sim_cache_matches(k, g, ng) && !cpk_compile_update(sys, k->prob, k->map, NULL)) {
     k->updates++;
@@ -188,8 +189,9 @@ static int cached_compile(cpk_world *w, const cpk_body *pose, const sim_geom *g,
     if (rc) sim_cache_drop(k);
     k->compiles++;
   }
-  if (!rc && w->settings.warm_start) *z0 = warm_point(w, g, ng, sys, k->prob, k->map);
-  if (!rc && !*z0 && k->prob->kind == CPK_KIND_NONLINEAR_MCP) *z0 = cold_point(k->map);
+  sim_step_buf *B = &w->buf; /* the start point in the world's array: no allocation */
+  if (!rc && !sim_grow((void **)&B->z0, &B->capz0, cpk_varmap_n(k->map) + 1, sizeof *B->z0))
+    *z0 = start_point(w, g, ng, sys, k->prob, k->map, B->z0);
   return rc;
 }
 
@@ -542,8 +544,8 @@ static int solve_compiled(cpk_world *w, const cpk_body *pose, const sim_geom *g,
   o->solver_s += cpk_wtime() - t1;
   if (!rc) rc = physics_check(w, &sc, prob, map, z0, res, o, err);
   if (!rc) rc = read_back(map, res->z, ng, o, err);
-  free(z0);
-  if (!primary) {
+  if (!primary) { /* else z0 is the world's */
+    free(z0);
     cpk_result_free(res);
     cpk_problem_free(prob);
     cpk_varmap_free(map);
@@ -636,8 +638,8 @@ static double normal_velocity(const cpk_body *state, const sim_geom *g)
 }
 
 /* Size the arrays of o for nv velocities and ng contacts: one block (vplus, P, delta, then
- * the modes), one allocation a solve. */
-static int out_alloc(solve_out *o, size_t nv, size_t ng)
+ * the modes), one allocation a solve, or B's kept block (the step's first solve). */
+static int out_alloc(solve_out *o, size_t nv, size_t ng, sim_step_buf *B)
 {
   size_t n = ng ? ng : 1, nd, nm;
   memset(o, 0, sizeof *o);
@@ -645,8 +647,11 @@ static int out_alloc(solve_out *o, size_t nv, size_t ng)
   nm = (n * sizeof(int) + sizeof(double) - 1) / sizeof(double); /* doubles that hold n ints */
   nd -= n;                                                       /* 4 n for P, 3 n for delta */
   if (nd + nv > SIZE_MAX - nm) return CPK_ENOMEM;
-  double *blk = cpk_alloc_array(nv + nd + nm, sizeof *blk);
+  double *blk = NULL;
+  if (B && !sim_grow((void **)&B->out, &B->capout, nv + nd + nm, sizeof *blk)) blk = B->out;
+  if (!B) blk = cpk_alloc_array(nv + nd + nm, sizeof *blk);
   if (!blk) return CPK_ENOMEM;
+  o->kept = B != NULL;
   o->vplus = blk;
   o->P = blk + nv;
   o->delta = o->P + 4 * n;
@@ -654,7 +659,10 @@ static int out_alloc(solve_out *o, size_t nv, size_t ng)
   return CPK_OK;
 }
 
-static void out_free(solve_out *o) { free(o->vplus); }
+static void out_free(solve_out *o)
+{
+  if (!o->kept) free(o->vplus);
+}
 
 /* Contacts of the bodies in `state` (the world's own bodies are swapped out
  * for the call so collision detection needs no second interface). */
@@ -663,7 +671,7 @@ static int collide_at(cpk_world *w, cpk_body *state, sim_geom **g, size_t *ng, s
 {
   cpk_body *own = w->bodies;
   w->bodies = state ? state : own;
-  int rc = sim_collide(w, g, ng, cap, err);
+  int rc = sim_collide(w, g, ng, cap, &w->buf.pairs, &w->buf.cappairs, err);
   w->bodies = own;
   return rc;
 }
@@ -716,7 +724,7 @@ static int step_collide(cpk_world *w, step_ws *s, cpk_body *state, cpk_error *er
 static int first_solve(cpk_world *w, step_ws *s, cpk_error *err)
 {
   int rc = step_collide(w, s, NULL, err);
-  if (!rc && out_alloc(&s->o, s->nv, s->ng)) rc = CPK_ENOMEM;
+  if (!rc && out_alloc(&s->o, s->nv, s->ng, &w->buf)) rc = CPK_ENOMEM;
   if (rc) return rc;
   if (s->ng == 0) {
     free_velocity(w, s->dof, s->o.vplus);
@@ -740,7 +748,7 @@ static int implicit_sweep(cpk_world *w, step_ws *s, double *change, cpk_error *e
     }
   int rc = step_collide(w, s, s->pose, err);
   if (!rc && sim_grow((void **)&s->psi, &s->cappsi, s->ng + 1, sizeof *s->psi)) rc = CPK_ENOMEM;
-  if (!rc && out_alloc(&o2, s->nv, s->ng)) {
+  if (!rc && out_alloc(&o2, s->nv, s->ng, NULL)) {
     out_free(&o2);
     rc = CPK_ENOMEM;
   }

@@ -5,6 +5,7 @@
 #include <cpkit/solver.h>
 #include <cpkit/util.h>
 #include "rotation.h"
+#include "assemble.h"
 #include "world.h"
 
 void cpk_body_default(cpk_body *b)
@@ -92,12 +93,7 @@ void cpk_world_free(cpk_world *w)
   sim_cache_drop(&w->cache);
   free(w->mem_slots);
   free(w->cache.key);
-  free(w->buf.dof);
-  free(w->buf.pose);
-  free(w->buf.saved);
-  free(w->buf.g);
-  free(w->buf.psi);
-  cpk_contact_system_free(w->buf.sys);
+  sim_step_buf_free(&w->buf);
   free(w);
 }
 

@@ -55,6 +55,14 @@ typedef struct sim_step_buf {
   size_t capdof, cappose, capsaved, capg, cappsi; /* their room (sim_grow) */
   double *psi;           /* their linearised gaps (implicit sweeps) */
   cpk_contact_system *sys; /* the cached compile's system, refilled every step (sim_assemble_again) */
+  double *vk;              /* sim_assemble_again's v and k (2 nv) */
+  size_t capvk;
+  cpk_csc *M; /* and its M (nv x nv, 2 nv entries), rewritten every step */
+  struct sim_pair *pairs; /* the broad phase's pairs (sim_collide) */
+  size_t cappairs;
+  double *z0;  /* the cached problem's start point (step.c) */
+  double *out; /* the first solve's outputs (step.c's out_alloc) */
+  size_t capz0, capout;
 } sim_step_buf;
 
 struct cpk_world {
@@ -127,8 +135,10 @@ typedef struct sim_pair {
 int sim_broad_phase(const cpk_world *w, sim_pair **pairs, size_t *np, size_t *cap);
 
 /* Find the contacts of the world at its current poses (gap <= margin).
- * *geoms is reallocated by the callee; *n receives the count. */
-int sim_collide(const cpk_world *w, sim_geom **geoms, size_t *n, size_t *cap, cpk_error *err);
+ * *geoms is reallocated by the callee; *n receives the count. *pairs (room *pcap) holds
+ * the broad phase's pairs, reallocated by the callee and kept by the caller. */
+int sim_collide(const cpk_world *w, sim_geom **geoms, size_t *n, size_t *cap,
+                struct sim_pair **pairs, size_t *pcap, cpk_error *err);
 /* Index the contacts' memory after it was written (a failure leaves it unindexed). */
 void sim_memory_reindex(cpk_world *w);
 /* Pose and velocity of driven body b at time t (from its initial pose). */

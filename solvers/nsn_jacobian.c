@@ -258,12 +258,15 @@ void nsn_assemble(nsn_state *S)
   cpk_csc *H = S->H;
   size_t d = S->d, dd = d * d;
   memset(H->x, 0, (size_t)H->p[S->n] * sizeof *H->x);
+  /* W's entries in locals: the stores to H could alias them (reloaded at every product) */
+  const cpk_int *Wp = W->p, *Wi = W->i;
+  const double *Wx = W->x;
   for (size_t j = 0; j < S->n; j++) {
-    for (cpk_int k = W->p[j]; k < W->p[j + 1]; k++) { /* (B W)(block(i), j) += B_c[:, i%d] W_ij */
-      size_t i = (size_t)W->i[k], a = i % d;
-      const double *Bc = S->Bblk + (i / d) * dd;
-      double *h = H->x + S->wpos[k];
-      for (size_t b = 0; b < d; b++) h[b] += Bc[b * d + a] * W->x[k];
+    for (cpk_int k = Wp[j]; k < Wp[j + 1]; k++) { /* (B W)(block(i), j) += B_c[:, i%d] W_ij */
+      size_t i = (size_t)Wi[k], a = i % d;
+      const double *Bc = S->Bblk + (i / d) * dd + a;
+      double *h = H->x + S->wpos[k], wx = Wx[k];
+      for (size_t b = 0; b < d; b++) h[b] += Bc[b * d] * wx;
     }
     const double *Ac = S->Ablk + (j / d) * dd;
     double *h = H->x + S->dpos[j];
