@@ -310,12 +310,24 @@ static int petsc_ksp_solve(void *state, double *x, int transpose)
   return CPK_OK;
 }
 
+/*
+ * A column update refused on one rank (no factors, j out of range, no column) is
+ * refused on every rank: the others' solve for A^{-1} col is a collective, and the
+ * eta files stay alike.
+ */
+static int petsc_replace_column(void *state, size_t j, const double *col, const double *Ainv_col)
+{
+  petsc_state *s = state;
+  int rc = cpk_mpi_agree(s->base.factored && j < s->base.n && col ? CPK_OK : CPK_EINVAL);
+  return rc ? rc : linsys_eta_backend_replace_column(state, j, col, Ainv_col);
+}
+
 static const cpk_linsys_type petsc_type = {
-    "petsc",     petsc_alloc, petsc_factor, linsys_eta_backend_solve, linsys_eta_backend_replace_column,
+    "petsc",     petsc_alloc, petsc_factor, linsys_eta_backend_solve, petsc_replace_column,
     linsys_eta_backend_stats, petsc_free};
 static const cpk_linsys_type petsc_cg_type = {
     "petsc-cg",  petsc_alloc_cg, petsc_factor, linsys_eta_backend_solve,
-    linsys_eta_backend_replace_column, linsys_eta_backend_stats, petsc_free};
+    petsc_replace_column, linsys_eta_backend_stats, petsc_free};
 const cpk_linsys_type *cpk_linsys_petsc = &petsc_type;
 const cpk_linsys_type *cpk_linsys_petsc_cg = &petsc_cg_type;
 #endif

@@ -17,7 +17,8 @@
  * factorization the last rank refuses (a bad matrix) while the others get a good
  * one must leave every rank with its old factors, so that a solve then works
  * alike everywhere and solves the old matrix; the factorization after it (and
- * after case 4's failed run) must not meet the earlier error again.
+ * after case 4's failed run) must not meet the earlier error again; a column
+ * update refused on the last rank must be refused on every rank.
  */
 enum { RUN_PLAIN, RUN_CALLBACK, RUN_TIME, RUN_ESTIMATE, RUN_FAIL, NRUNS };
 static const char *run_name[NRUNS] = {"no stop", "a callback stops at iteration 2",
@@ -113,7 +114,8 @@ static void run_case(const cpk_problem *p, int m, int *g)
 
 /* ---- the direct cases ---- */
 
-enum { D_FACTOR, D_REFUSED, D_SOLVE_OLD, D_OLD_SOLVED, D_FACTOR_NEW, D_NEW_SOLVED, D_COUNT, ND };
+enum { D_FACTOR, D_REFUSED, D_SOLVE_OLD, D_OLD_SOLVED, D_FACTOR_NEW, D_NEW_SOLVED, D_COUNT,
+       D_UPDATE_REFUSED, D_UPDATE_SOLVED, ND };
 
 /* max |A x - b| <= 1e-9 (A's entries and b are O(1), A diagonally dominant) */
 static int solves(const cpk_csc *A, const double *x, const double *b)
@@ -151,6 +153,11 @@ static void direct_cases(int *g)
   cpk_linsys_stats st;
   cpk_linsys_get_stats(L, &st);
   g[D_COUNT] = (int)st.factorizations;
+  double col[N]; /* B's column 0 doubled, refused on the odd rank (column N does not exist) */
+  for (int i = 0; i < N; i++) col[i] = 0.0;
+  for (cpk_int k = B->p[0]; k < B->p[1]; k++) col[B->i[k]] = 2.0 * B->x[k];
+  g[D_UPDATE_REFUSED] = cpk_linsys_replace_column(L, odd_rank ? N : 0, col, NULL);
+  g[D_UPDATE_SOLVED] = solve_check(L, B, &rc); /* B still, on every rank */
 out:
   cpk_linsys_free(L);
   cpk_csc_free(A);
@@ -191,6 +198,9 @@ static void report(const int *all, int size)
            "rank %d, direct %s: the next factorization and solve work (%s)", r, when,
            cpk_errname(d[D_FACTOR_NEW]));
       t_ok(d[D_COUNT] == 2, "rank %d, direct %s: 2 factorizations counted (%d)", r, when, d[D_COUNT]);
+      t_ok(d[D_UPDATE_REFUSED] != CPK_OK && d[D_UPDATE_SOLVED],
+           "rank %d, direct %s: a column update refused on rank %d: an error here (%s), and no "
+           "rank applied it", r, when, size - 1, cpk_errname(d[D_UPDATE_REFUSED]));
     }
     t_ok(g[MINE - 1], "rank %d: a plain solve at the end solves the LCP", r);
   }

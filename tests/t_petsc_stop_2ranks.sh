@@ -3,6 +3,6 @@
 srcdir=${CPK_TEST_SRCDIR:-.}
 . "$srcdir/tap.sh"
 tap_init t_petsc_stop_2ranks
-# rank 0 reports for both: 1 + 2 x 16 results, all ok
-mpi_2ranks t_petsc_stop 33
+# rank 0 reports for both: 1 + 2 x 18 results, all ok
+mpi_2ranks t_petsc_stop 37
 tap_done
