@@ -1,4 +1,4 @@
-/** parallel.h: MPI ranks of the petsc backends, rank-0 output and the residual reduced over ranks. @file */
+/** parallel.h: MPI ranks of the petsc backends, rank-0 output, return codes and stop decisions agreed over the ranks, and the residual reduced over them. @file */
 #ifndef CPKIT_PARALLEL_H
 #define CPKIT_PARALLEL_H
 #include <stddef.h>
