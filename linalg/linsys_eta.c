@@ -177,17 +177,28 @@ void linsys_eta_backend_release(linsys_eta_backend *b)
   linsys_eta_free(&b->eta);
 }
 
-int linsys_eta_backend_begin_factor(linsys_eta_backend *b, const cpk_csc *A)
+int linsys_eta_backend_check(const linsys_eta_backend *b, const cpk_csc *A)
 {
   if (!A || A->m != A->n || (size_t)A->n != b->n) return CPK_EINVAL;
-  if (cpk_csc_check(A)) return CPK_EBADMAT;
+  return cpk_csc_check(A) ? CPK_EBADMAT : CPK_OK;
+}
+
+int linsys_eta_backend_begin_factor(linsys_eta_backend *b, const cpk_csc *A)
+{
+  int rc = linsys_eta_backend_check(b, A);
+  if (rc) return rc;
+  linsys_eta_backend_start(b);
+  return CPK_OK;
+}
+
+void linsys_eta_backend_start(linsys_eta_backend *b)
+{
   b->factor_start = cpk_wtime();
   b->factored = 0;
   linsys_eta_reset(&b->eta);
   b->st.updates_since_factor = 0;
   b->st.nnz_updates = 0.0;
   b->st.factorizations++;
-  return CPK_OK;
 }
 
 int linsys_eta_backend_end_factor(linsys_eta_backend *b, int rc)

@@ -67,6 +67,10 @@ void linsys_eta_backend_release(linsys_eta_backend *b);
  * factors and etas forgotten, the factorization counted and timed from here.
  */
 int linsys_eta_backend_begin_factor(linsys_eta_backend *b, const cpk_csc *A);
+/** begin_factor's check alone: CPK_OK when A can be factored, nothing changed. */
+int linsys_eta_backend_check(const linsys_eta_backend *b, const cpk_csc *A);
+/** begin_factor once A is checked: the old factors and etas forgotten, the factorization counted. */
+void linsys_eta_backend_start(linsys_eta_backend *b);
 /** The end of every factor: factored when rc is CPK_OK, its time added; returns rc. */
 int linsys_eta_backend_end_factor(linsys_eta_backend *b, int rc);
 

@@ -118,8 +118,7 @@ static int petsc_ksp_solve(void *state, double *x, int transpose);
 static int petsc_alloc_spd(void **state, size_t n, int spd)
 {
   *state = NULL;
-  if (n >= (size_t)PETSC_MAX_INT) return CPK_EOVERFLOW;
-  int rc = cpk_mpi_agree(petsc_ready());
+  int rc = cpk_mpi_agree(n >= (size_t)PETSC_MAX_INT ? CPK_EOVERFLOW : petsc_ready());
   if (rc) return rc;
   petsc_state *s = calloc(1, sizeof *s);
   if (!s) return petsc_agree_rc(PETSC_COMM_WORLD, CPK_ENOMEM); /* the other ranks wait for it */
@@ -224,13 +223,19 @@ static int petsc_numeric(petsc_state *s, const cpk_csc *A)
   return CPK_OK;
 }
 
-/* A failed factorization leaves no valid factors: solves get CPK_EINVAL until the next success. */
+/*
+ * A failed factorization leaves no valid factors: solves get CPK_EINVAL until the
+ * next success. A matrix refused on any rank (or another rank's failure met here)
+ * changes nothing on every rank: the previous factors stand everywhere, so the
+ * ranks' next solves are the same call (a refusal on one rank used to keep that
+ * rank's factors while the others dropped theirs).
+ */
 static int petsc_factor(void *state, const cpk_csc *A)
 {
   petsc_state *s = state;
-  int mine = linsys_eta_backend_begin_factor(&s->base, A), rc = cpk_mpi_agree(mine);
-  if (mine) return rc; /* refused here: the previous factors stand */
-  if (rc) return linsys_eta_backend_end_factor(&s->base, rc); /* another rank failed: no factors */
+  int rc = cpk_mpi_agree(linsys_eta_backend_check(&s->base, A));
+  if (rc) return rc;
+  linsys_eta_backend_start(&s->base);
   if (s->base.n > 0) { /* the empty matrix needs no factors */
     /* same branch on every rank: failed is agreed, petsc_same_pattern reduced */
     if (s->failed || !petsc_same_pattern(s, A)) rc = petsc_new_pattern(s, A);
@@ -305,12 +310,24 @@ static int petsc_ksp_solve(void *state, double *x, int transpose)
   return CPK_OK;
 }
 
+/*
+ * A column update refused on one rank (no factors, j out of range, no column) is
+ * refused on every rank: the others' solve for A^{-1} col is a collective, and the
+ * eta files stay alike.
+ */
+static int petsc_replace_column(void *state, size_t j, const double *col, const double *Ainv_col)
+{
+  petsc_state *s = state;
+  int rc = cpk_mpi_agree(s->base.factored && j < s->base.n && col ? CPK_OK : CPK_EINVAL);
+  return rc ? rc : linsys_eta_backend_replace_column(state, j, col, Ainv_col);
+}
+
 static const cpk_linsys_type petsc_type = {
-    "petsc",     petsc_alloc, petsc_factor, linsys_eta_backend_solve, linsys_eta_backend_replace_column,
+    "petsc",     petsc_alloc, petsc_factor, linsys_eta_backend_solve, petsc_replace_column,
     linsys_eta_backend_stats, petsc_free};
 static const cpk_linsys_type petsc_cg_type = {
     "petsc-cg",  petsc_alloc_cg, petsc_factor, linsys_eta_backend_solve,
-    linsys_eta_backend_replace_column, linsys_eta_backend_stats, petsc_free};
+    petsc_replace_column, linsys_eta_backend_stats, petsc_free};
 const cpk_linsys_type *cpk_linsys_petsc = &petsc_type;
 const cpk_linsys_type *cpk_linsys_petsc_cg = &petsc_cg_type;
 #endif

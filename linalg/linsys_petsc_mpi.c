@@ -45,7 +45,13 @@ int cpk_mpi_rank(void) { return launcher_value(rank_vars, 0); }
 int cpk_mpi_size(void) { return launcher_value(size_vars, 1); }
 int cpk_mpi_all(int flag) { return flag != 0; }
 int cpk_mpi_agree(int rc) { return rc; }
+int cpk_mpi_agree_stop(int *stop)
+{
+  (void)stop;
+  return CPK_OK;
+}
 void cpk_mpi_agree_reset(void) {}
+void cpk_mpi_agree_end(void) {}
 int cpk_mpi_residual(const cpk_problem *p, const double *z, double *w, double *r)
 {
   return cpk_problem_residual(p, z, w, r);
@@ -122,28 +128,60 @@ int cpk_mpi_size(void)
 }
 
 /*
- * The error of a cpk_mpi_agree where some ranks had an error and some not, until
- * cpk_mpi_agree_reset. The rank that failed makes no collective call after its
- * agreement (it has left its solver); the ranks that learn of it must not make one
- * either, so their later agreements return it without a call.
+ * The error of a cpk_mpi_agree where some ranks had an error and some not, kept
+ * during a driver run (between cpk_mpi_agree_reset and cpk_mpi_agree_end). The rank
+ * that failed makes no collective call after its agreement (it has left its solver);
+ * the ranks that learn of it must not make one either, so their later agreements
+ * return it without a call. Outside a run (cpk_linsys_* called directly) every rank
+ * gets the same error back from the same call and goes on alike: nothing is kept.
  */
-static int agreed_error;
+static int agreed_error, run_open;
 
-void cpk_mpi_agree_reset(void) { agreed_error = CPK_OK; }
+void cpk_mpi_agree_reset(void)
+{
+  agreed_error = CPK_OK;
+  run_open = 1;
+}
+
+void cpk_mpi_agree_end(void)
+{
+  agreed_error = CPK_OK;
+  run_open = 0;
+}
+
+static int agree_failed(int rc)
+{
+  if (run_open) agreed_error = rc;
+  return rc;
+}
+
+/*
+ * Every agreement, of a return code or of a stop, is this one MPI_Allreduce of the
+ * same shape (the largest code, minus the smallest, the largest stop): a rank that
+ * failed and agrees in the driver meets the others wherever they agree next, at a
+ * backend's entry or at the monitor's stop decision, and each side learns the other's.
+ */
+static int agree(int rc, int *stop)
+{
+  if (run_open && agreed_error) return agreed_error;
+  if (!mpi_live() && launcher_value(size_vars, 1) > 1 && petsc_ready()) /* join the ranks that started MPI */
+    return agree_failed(CPK_ELINSYS);
+  if (!mpi_live() || cpk_mpi_size() <= 1) return rc;
+  int mine[3] = {rc, -rc, *stop}, all[3] = {rc, -rc, *stop};
+  if (MPI_Allreduce(mine, all, 3, MPI_INT, MPI_MAX, MPI_COMM_WORLD) != MPI_SUCCESS)
+    all[0] = all[1] = CPK_ELINSYS;
+  *stop = all[2];
+  /* the same error everywhere: every rank takes the same branch, nobody has left */
+  return all[0] != -all[1] ? agree_failed(all[0]) : all[0];
+}
 
 int cpk_mpi_agree(int rc)
 {
-  if (agreed_error) return agreed_error;
-  if (!mpi_live() && launcher_value(size_vars, 1) > 1 && petsc_ready()) /* join the ranks that started MPI */
-    return agreed_error = CPK_ELINSYS;
-  if (!mpi_live() || cpk_mpi_size() <= 1) return rc;
-  int mine[2] = {rc, -rc}, all[2] = {rc, -rc}; /* the largest code and minus the smallest */
-  if (MPI_Allreduce(mine, all, 2, MPI_INT, MPI_MAX, MPI_COMM_WORLD) != MPI_SUCCESS)
-    all[0] = all[1] = CPK_ELINSYS;
-  /* the same error everywhere: every rank takes the same branch, nobody has left */
-  if (all[0] != -all[1]) agreed_error = all[0];
-  return all[0];
+  int stop = 0;
+  return agree(rc, &stop);
 }
+
+int cpk_mpi_agree_stop(int *stop) { return agree(CPK_OK, stop); }
 
 int cpk_mpi_all(int flag)
 {

@@ -1,8 +1,29 @@
 /* monitor.c: iteration/time limits, the user callback and verbose lines, for every solver. */
 #include <math.h>
 #include <stdio.h>
+#include <cpkit/parallel.h>
 #include <cpkit/util.h>
 #include "monitor.h"
+
+int cpk_monitor_distributed(const cpk_settings *s)
+{
+  return s->linsys && (s->linsys == cpk_linsys_petsc || s->linsys == cpk_linsys_petsc_cg);
+}
+
+/*
+ * A distributed solve runs on every rank in step, each backend call a collective: a
+ * stop one rank decides alone (its clock, its callback, its estimate) would leave the
+ * others waiting in the next one. So every decision is agreed, also where this rank
+ * has no limit (another may): the largest status wins, a callback's stalled over a
+ * time limit over the iteration limit. A failure another rank met meanwhile stops
+ * this one too; the driver then returns that error. No MPI call in a serial solve.
+ */
+static int agreed(const cpk_monitor *mon, int stop)
+{
+  if (!mon->distributed) return stop;
+  if (cpk_mpi_agree_stop(&stop) && !stop) stop = CPK_STATUS_STALLED;
+  return stop;
+}
 
 void cpk_monitor_start(cpk_monitor *mon, const cpk_settings *s, const char *solver, long max_iter)
 {
@@ -14,6 +35,7 @@ void cpk_monitor_start(cpk_monitor *mon, const cpk_settings *s, const char *solv
   mon->seen_factorizations = -1;
   mon->seen_factor_time = 0.0;
   mon->factor_estimate = 0.0;
+  mon->distributed = cpk_monitor_distributed(s);
   cpk_monitor_track(mon, NULL, NULL);
 }
 
@@ -21,12 +43,29 @@ double cpk_monitor_elapsed(const cpk_monitor *mon) { return cpk_wtime() - mon->s
 
 long cpk_monitor_max_iter(const cpk_monitor *mon) { return mon->max_iter; }
 
-int cpk_monitor_fits(const cpk_monitor *mon, double estimate)
+/* This rank's answer to cpk_monitor_fits. */
+static int fits_here(const cpk_monitor *mon, double estimate)
 {
   double limit = mon->settings->time_limit;
   if (!(limit > 0.0)) return 1;
   double left = limit - cpk_monitor_elapsed(mon);
   return left > 0.0 && !(estimate > left); /* a NaN estimate is no estimate, not a veto */
+}
+
+int cpk_monitor_fits(const cpk_monitor *mon, double estimate)
+{
+  return !agreed(mon, fits_here(mon, estimate) ? 0 : CPK_STATUS_TIME_LIMIT);
+}
+
+/* At least a nanosecond: a nested solve agreed to start never gets 0 (no limit). */
+#define NESTED_LIMIT_MIN 1e-9
+
+int cpk_monitor_nested_limit(const cpk_monitor *mon, double *limit)
+{
+  double given = mon->settings->time_limit;
+  if (!cpk_monitor_fits(mon, 0.0)) return 0;
+  *limit = given > 0.0 ? fmax(given - cpk_monitor_elapsed(mon), NESTED_LIMIT_MIN) : 0.0;
+  return 1;
 }
 
 /*
@@ -54,7 +93,8 @@ int cpk_monitor_iteration(cpk_monitor *mon, long iteration, double merit)
   return cpk_monitor_log(mon, iteration, NAN, merit, NAN, NAN, NULL);
 }
 
-int cpk_monitor_check(cpk_monitor *mon, long iteration, double merit, double elapsed)
+/* This rank's answer to cpk_monitor_check. */
+static int check_here(cpk_monitor *mon, long iteration, double merit, double elapsed)
 {
   const cpk_settings *s = mon->settings;
   if (s->callback) {
@@ -64,4 +104,9 @@ int cpk_monitor_check(cpk_monitor *mon, long iteration, double merit, double ela
   if (s->time_limit > 0.0 && elapsed > s->time_limit) return CPK_STATUS_TIME_LIMIT;
   if (iteration >= mon->max_iter) return CPK_STATUS_MAX_ITERATIONS;
   return 0;
+}
+
+int cpk_monitor_check(cpk_monitor *mon, long iteration, double merit, double elapsed)
+{
+  return agreed(mon, check_here(mon, iteration, merit, elapsed));
 }

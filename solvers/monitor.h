@@ -20,7 +20,13 @@ struct cpk_monitor {
   const cpk_problem *problem;
   unsigned char *modes;
   int modes_valid, log_header_done;
+  /* the solve's backend is petsc: the ranks run it in step, and each stop decision is
+     agreed over them (cpk_mpi_agree_stop); copied with the monitor into nested stages */
+  int distributed;
 };
+
+/** A solve with these settings is distributed: its backend (petsc) is collective over the MPI ranks. */
+int cpk_monitor_distributed(const cpk_settings *s);
 
 /** Start monitoring a solve now. */
 void cpk_monitor_start(cpk_monitor *mon, const cpk_settings *s, const char *solver, long max_iter);
@@ -28,4 +34,10 @@ void cpk_monitor_start(cpk_monitor *mon, const cpk_settings *s, const char *solv
 void cpk_monitor_track(cpk_monitor *mon, const cpk_problem *p, unsigned char *modes);
 /** The callback and the limits, after the log line: 0 or the stop status. */
 int cpk_monitor_check(cpk_monitor *mon, long iteration, double merit, double elapsed);
+/**
+ * Whether a solve nested in this one (a restart, a polish) may start: 0 when the
+ * time limit is spent. Else 1, and *limit is the nested solve's time limit: what is
+ * left of this one's (0: no limit). Agreed over the ranks like every stop.
+ */
+int cpk_monitor_nested_limit(const cpk_monitor *mon, double *limit);
 #endif

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cpkit/util.h>
+#include "monitor.h"
 #include "newton.h"
 #include "nsn.h"
 
@@ -259,10 +260,7 @@ static int restart(nsn_state *S, const cpk_problem *p, const cpk_settings *s, cp
   ss.verbose = 0;
   ss.nsn.restart = 0; /* never nested, whatever the restart solver runs */
   ss.nsgs.polish = 0; /* nor polished by nsn in turn */
-  if (s->time_limit > 0.0) {
-    ss.time_limit = s->time_limit - cpk_monitor_elapsed(mon);
-    if (!(ss.time_limit > 0.0)) return CPK_OK;
-  }
+  if (!cpk_monitor_nested_limit(mon, &ss.time_limit)) return CPK_OK; /* alike on every rank */
   cpk_solver *gs = NULL;
   cpk_result *rr = NULL;
   int rc = cpk_result_alloc(S->n, &rr);

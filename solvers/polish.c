@@ -1,6 +1,7 @@
 /* polish.c: finish a nonlinear solve that stopped short of the tolerance with another registered solver started at its best point. */
 #include <math.h>
 #include <string.h>
+#include "monitor.h"
 #include "polish.h"
 
 /*
@@ -34,10 +35,7 @@ int polish_run(const char *name, const cpk_problem *p, const cpk_settings *s, cp
   ss.callback = NULL;
   ss.verbose = 0;
   ss.newton.restarts = 0; /* a finishing step, not a new search */
-  if (s->time_limit > 0.0) {
-    ss.time_limit = s->time_limit - cpk_monitor_elapsed(mon);
-    if (!(ss.time_limit > 0.0)) return CPK_OK;
-  }
+  if (!cpk_monitor_nested_limit(mon, &ss.time_limit)) return CPK_OK; /* alike on every rank */
   cpk_solver *sv = NULL;
   cpk_result *rr = NULL;
   int rc = cpk_result_alloc(p->n, &rr);

@@ -66,12 +66,6 @@ static int check_warm_start(size_t n, const double *z0, const int *basis0, const
   return CPK_OK;
 }
 
-/* A petsc backend: its factorizations and solves are collective over the MPI ranks. */
-static int distributed_linsys(const cpk_settings *st)
-{
-  return st->linsys && (st->linsys == cpk_linsys_petsc || st->linsys == cpk_linsys_petsc_cg);
-}
-
 /*
  * Solves under way on this thread: a solver may call the driver from inside its own
  * solve (nsn's nsgs restart, ipm's polish). Such a nested call must not start a new
@@ -90,6 +84,13 @@ static void distributed_begin(const cpk_problem *p)
   cpk_mpi_set_row_group(p->kind == CPK_KIND_FRICTION_CONE ? p->cone_dim : 1);
 }
 
+/* The outermost call returns: an error agreed in its run is not kept for direct backend calls. */
+static int distributed_end(const cpk_settings *st, int rc)
+{
+  if (cpk_monitor_distributed(st) && driver_depth == 0) cpk_mpi_agree_end();
+  return rc;
+}
+
 /*
  * With a petsc backend every rank returns the same code: a rank that failed here
  * would otherwise leave while the others wait in the backend's next collective
@@ -97,31 +98,18 @@ static void distributed_begin(const cpk_problem *p)
  */
 static int distributed_agree(const cpk_settings *st, int rc, cpk_error *err)
 {
-  if (!distributed_linsys(st)) return rc;
+  if (!cpk_monitor_distributed(st)) return rc;
   int all = cpk_mpi_agree(rc);
   if (all && !rc) cpk_error_set(err, all, "failed on another MPI rank: %s", cpk_strerror(all));
   else if (all != rc && err) err->code = all; /* the code returned, this rank's message kept */
   return all;
 }
 
-int cpk_solver_alloc(const cpk_solver_type *T, const cpk_problem *p, const cpk_settings *settings,
-                     cpk_solver **out, cpk_error *err)
+/* cpk_solver_alloc once its arguments are checked. */
+static int solver_alloc(const cpk_solver_type *T, const cpk_problem *p, const cpk_settings *settings,
+                        cpk_solver **out, cpk_error *err)
 {
-  cpk_settings defaults;
   int rc;
-  *out = NULL;
-  cpk_error_clear(err);
-  if (!T || !p) return cpk_error_set(err, CPK_EINVAL, "no solver or no problem given");
-  if ((rc = cpk_problem_validate(p, err))) return rc;
-  if (!cpk_solver_accepts(T, p))
-    return cpk_error_set(err, CPK_EUNSUP, "solver '%s' does not accept %s problems", T->name,
-                         cpk_problem_kind_name(p->kind));
-  if (!settings) {
-    cpk_settings_default(&defaults);
-    settings = &defaults;
-  }
-  if ((rc = cpk_settings_validate(settings, err))) return rc;
-  if (distributed_linsys(settings)) distributed_begin(p);
   cpk_solver *s = calloc(1, sizeof *s);
   if (!s) {
     cpk_error_set(err, CPK_ENOMEM, "out of memory");
@@ -147,6 +135,27 @@ int cpk_solver_alloc(const cpk_solver_type *T, const cpk_problem *p, const cpk_s
   return CPK_OK;
 }
 
+int cpk_solver_alloc(const cpk_solver_type *T, const cpk_problem *p, const cpk_settings *settings,
+                     cpk_solver **out, cpk_error *err)
+{
+  cpk_settings defaults;
+  int rc;
+  *out = NULL;
+  cpk_error_clear(err);
+  if (!T || !p) return cpk_error_set(err, CPK_EINVAL, "no solver or no problem given");
+  if ((rc = cpk_problem_validate(p, err))) return rc;
+  if (!cpk_solver_accepts(T, p))
+    return cpk_error_set(err, CPK_EUNSUP, "solver '%s' does not accept %s problems", T->name,
+                         cpk_problem_kind_name(p->kind));
+  if (!settings) {
+    cpk_settings_default(&defaults);
+    settings = &defaults;
+  }
+  if ((rc = cpk_settings_validate(settings, err))) return rc;
+  if (cpk_monitor_distributed(settings)) distributed_begin(p);
+  return distributed_end(settings, solver_alloc(T, p, settings, out, err));
+}
+
 int cpk_solver_set_warm_start(cpk_solver *s, const double *z0, const int *basis0)
 {
   size_t n = s->problem->n;
@@ -168,7 +177,7 @@ int cpk_solver_set_warm_start(cpk_solver *s, const double *z0, const int *basis0
  */
 static void finish_result(const cpk_problem *p, const cpk_settings *st, cpk_result *r)
 {
-  int dist = distributed_linsys(st);
+  int dist = cpk_monitor_distributed(st);
   int rc = dist ? cpk_mpi_residual(p, r->z, r->w, &r->residual)
                 : cpk_problem_residual(p, r->z, r->w, &r->residual);
   r->tolerance = cpk_problem_tolerance(p, st->tol);
@@ -199,14 +208,11 @@ static int refresh_state(cpk_solver *s, cpk_error *err)
   return CPK_OK;
 }
 
-int cpk_solver_solve(cpk_solver *s, cpk_result *r, cpk_error *err)
+/* cpk_solver_solve once its arguments are checked. */
+static int solver_solve(cpk_solver *s, cpk_result *r, cpk_error *err)
 {
   const cpk_problem *p = s->problem;
   cpk_monitor mon;
-  cpk_error_clear(err);
-  if (!r || r->n != p->n)
-    return cpk_error_set(err, CPK_EINVAL, "result must be allocated for n = %zu", p->n);
-  if (distributed_linsys(&s->settings)) distributed_begin(p);
   int rc = distributed_agree(&s->settings, refresh_state(s, err), err);
   if (rc) return rc;
   cpk_result_reset(r);
@@ -229,6 +235,15 @@ int cpk_solver_solve(cpk_solver *s, cpk_result *r, cpk_error *err)
             "%s: %s after %ld iterations, residual %.3g, %.3fs\n", s->type->name,
             cpk_status_name(r->status), r->iterations, r->residual, r->time_s);
   return CPK_OK;
+}
+
+int cpk_solver_solve(cpk_solver *s, cpk_result *r, cpk_error *err)
+{
+  cpk_error_clear(err);
+  if (!r || r->n != s->problem->n)
+    return cpk_error_set(err, CPK_EINVAL, "result must be allocated for n = %zu", s->problem->n);
+  if (cpk_monitor_distributed(&s->settings)) distributed_begin(s->problem);
+  return distributed_end(&s->settings, solver_solve(s, r, err));
 }
 
 const cpk_solver_type *cpk_solver_type_of(const cpk_solver *s) { return s->type; }

@@ -1,16 +1,5 @@
 /* t_petsc_fail.c: a failure on one MPI rank only (solver, backend alloc, factor or solve; nsn's nested nsgs restart after it) ends the solve with an error on every rank, without a deadlock. */
-#include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <mpi.h>
-#include <cpkit/cpkit.h>
-#include "testlib.h"
-#ifdef __SANITIZE_ADDRESS__ /* Open MPI's own allocations at start and exit: not tracked (see t_linsys_petsc.c) */
-#include <sanitizer/lsan_interface.h>
-#define leak_tracking(on) ((on) ? __lsan_enable() : __lsan_disable())
-#else
-#define leak_tracking(on) ((void)(on))
-#endif
+#include "mpi_testlib.h"
 
 /*
  * Run alone (1 rank) by `make check`, and with 2 ranks by t_petsc_fail_2ranks.sh
@@ -99,30 +88,6 @@ static const cpk_solver_type failing = {"failing", "ipm or nsn failing on one ra
 /* A cone problem on which nsn without its linear solves (gradient steps) stalls. */
 #define CONE_FILE "data/fclib/NESpheres_30_1.hdf5"
 
-/* 48 rows, SPD and diagonally dominant, couplings 1 and 7 rows away (across the ranks' cut). */
-static cpk_problem *lcp48(void)
-{
-  enum { N = 48 };
-  cpk_int ti[5 * N], tj[5 * N];
-  double tv[5 * N], q[N];
-  size_t k = 0;
-  for (int i = 0; i < N; i++) {
-    q[i] = sin(1.7 * i);
-    for (int o = -7; o <= 7; o++) {
-      int j = i + o, d = o < 0 ? -o : o;
-      if (j < 0 || j >= N || (d != 0 && d != 1 && d != 7)) continue;
-      ti[k] = i;
-      tj[k] = j;
-      tv[k++] = d == 0 ? 4.0 : d == 1 ? -1.0 : 0.5;
-    }
-  }
-  cpk_matrix *A = NULL;
-  cpk_problem *p = NULL;
-  if (cpk_matrix_from_triplets(N, N, k, ti, tj, tv, &A) == CPK_OK) cpk_problem_alloc_lcp(A, q, &p);
-  cpk_matrix_free(A);
-  return p;
-}
-
 /* A solution by the independent check of its kind. */
 static int is_solution(const cpk_problem *p, const double *z)
 {
@@ -182,7 +147,6 @@ static void report(const int *all, int size, int cone)
 
 int main(void)
 {
-  cpk_linsys *L = NULL;
   ipm = cpk_solver_find("ipm");
   nsn = cpk_solver_find("nsn");
   failing_petsc = *cpk_linsys_petsc; /* never NULL: this test is built with PETSc only (petsc.am) */
@@ -190,21 +154,16 @@ int main(void)
   failing_petsc.alloc = f_alloc;
   failing_petsc.factor = f_factor;
   failing_petsc.solve = f_solve;
-  cpk_problem *p = lcp48(), *cone = t_fclib_problem(CONE_FILE);
+  cpk_problem *p = t_lcp48(), *cone = t_fclib_problem(CONE_FILE);
   if (!ipm || !nsn || !p) {
     t_ok(0, "ipm, nsn and the LCP exist");
     cpk_problem_free(p);
     cpk_problem_free(cone);
     return t_done();
   }
-  leak_tracking(0); /* MPI and PETSc start here (Open MPI's own allocations are not tracked) */
-  int up = cpk_linsys_alloc(cpk_linsys_petsc, 1, &L);
-  leak_tracking(1);
-  cpk_linsys_free(L);
-  int rank = cpk_mpi_rank(), size = cpk_mpi_size();
+  int rank, size, mine[3 * NCASES] = {0};
+  int up = t_mpi_start(&rank, &size);
   fail_here = rank == size - 1;
-  if (rank != 0 && !freopen("/dev/null", "w", stdout)) return 1; /* rank 0 reports for all */
-  int mine[3 * NCASES] = {0}, *all = calloc((size_t)size, sizeof mine);
   /* a clean solve, each failure, and a clean solve again: the failures leave nothing behind */
   static const int order[] = {FAIL_NONE,  FAIL_SOLVER, FAIL_ALLOC, FAIL_FACTOR,
                               FAIL_SOLVE, FAIL_NESTED, FAIL_NONE};
@@ -216,14 +175,11 @@ int main(void)
     mine[NCASES + m] = solved && (k == 0 || mine[NCASES + m]);
     mine[2 * NCASES + m] = status;
   }
-  int gathered = all && MPI_Gather(mine, 3 * NCASES, MPI_INT, all, 3 * NCASES, MPI_INT, 0,
-                                   MPI_COMM_WORLD) == MPI_SUCCESS;
-  t_ok(up == CPK_OK && gathered, "%d rank(s): every case ended on every rank", size);
-  if (gathered) report(all, size, cone != NULL);
+  int *all = t_mpi_gather(mine, 3 * NCASES, size);
+  t_ok(up == CPK_OK && all, "%d rank(s): every case ended on every rank", size);
+  if (all) report(all, size, cone != NULL);
   free(all);
   cpk_problem_free(p);
   cpk_problem_free(cone);
-  int rc = rank == 0 ? t_done() : 0; /* the other ranks' results are in rank 0's */
-  leak_tracking(0);                   /* MPI_Finalize runs at exit */
-  return rc;
+  return t_mpi_done(rank);
 }

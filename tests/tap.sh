@@ -63,6 +63,25 @@ mpi_test_env() {
   export ASAN_OPTIONS
 }
 
+# mpi_2ranks PROG N: ./PROG with 2 MPI ranks under `timeout`, so that ranks out of step (a
+# deadlock) fail the test instead of hanging it; it must exit 0 with N results from rank 0
+# (which reports for both ranks), none failed. Skipped without mpirun, timeout or PROG.
+mpi_2ranks() {
+  if ! command -v mpirun >/dev/null 2>&1 || ! command -v timeout >/dev/null 2>&1 || [ ! -x "./$1" ]; then
+    skip "mpirun, timeout or ./$1 not available"
+    return
+  fi
+  mpi_test_env # --oversubscribe: 2 ranks may share 1 core
+  # Each run takes seconds; 240 s only guards against a hang on a loaded machine.
+  timeout -k 10 240 mpirun -np 2 --oversubscribe "./$1" >"$tmp/out" 2>"$tmp/err"
+  st=$?
+  check "2 ranks: the run ends before the timeout (no deadlock)" test "$st" -ne 124 -a "$st" -ne 137
+  check "2 ranks: exit 0" test "$st" -eq 0
+  grep -v '^1\.\.' "$tmp/out" | diag
+  check "2 ranks: $2 results from rank 0, none failed" \
+    test "$(grep -c '^ok ' "$tmp/out")" -eq "$2" -a "$(grep -c '^not ok' "$tmp/out")" -eq 0
+}
+
 tap_done() {
   echo "1..$ntest"
   test "$nfail" -eq 0

@@ -1,4 +1,4 @@
-/** parallel.h: MPI ranks of the petsc backends, rank-0 output and the residual reduced over ranks. @file */
+/** parallel.h: MPI ranks of the petsc backends, rank-0 output, return codes and stop decisions agreed over the ranks, and the residual reduced over them. @file */
 #ifndef CPKIT_PARALLEL_H
 #define CPKIT_PARALLEL_H
 #include <stddef.h>
@@ -31,18 +31,41 @@ CPK_API int cpk_mpi_all(int flag);
  * with more than one rank (a process of a multi-rank launch that has not
  * initialised MPI yet joins it first); otherwise `rc` itself. Called where a rank
  * may fail before a collective operation: the solve driver after a solve with a
- * petsc backend, and every petsc backend call at its start. Once an agreement
- * ended in an error, the rank that failed makes no more agreements before the
- * driver's (it still frees its objects, which every rank must do in the same
- * order: MUMPS's clean-up is collective), so every later cpk_mpi_agree returns
- * that error at once, without communicating, until cpk_mpi_agree_reset. A
- * decision one rank takes alone (a time limit, a callback's stop) is not agreed
- * yet: with more than one rank, leave them unset (doc/petsc.md).
+ * petsc backend, and every petsc backend call at its start.
+ *
+ * During a driver run (cpk_solver_alloc or cpk_solver_solve with a petsc backend,
+ * from cpk_mpi_agree_reset to cpk_mpi_agree_end), once an agreement ended in an
+ * error that some ranks had and some not, the rank that failed makes no more
+ * agreements before the driver's (it still frees its objects, which every rank
+ * must do in the same order: MUMPS's clean-up is collective), so every later
+ * cpk_mpi_agree returns that error at once, without communicating, until the run
+ * ends. Outside a run (a program calling cpk_linsys_* with petsc itself) nothing
+ * is kept: every rank got the error back from the same call, and each call
+ * agrees afresh.
  */
 CPK_API int cpk_mpi_agree(int rc);
 
-/** Start a new run of agreements (the driver calls it at the start of each solve). Local. */
+/**
+ * A stop decision agreed over the ranks, by the same collective as cpk_mpi_agree:
+ * `*stop` (0: go on, else the status a solver stops with) becomes the largest of
+ * the ranks' values, so that a stop one rank decides alone (its clock, its
+ * callback) is every rank's, with the same status. Returns CPK_OK, or the error
+ * of a rank that failed meanwhile (as cpk_mpi_agree would return it): the caller
+ * stops then too. The solve monitor calls it at each of its decisions when the
+ * solve's backend is petsc. Without MPI, or with one rank, `*stop` is left as it
+ * is and CPK_OK returned.
+ */
+CPK_API int cpk_mpi_agree_stop(int *stop);
+
+/**
+ * A driver run of agreements begins (the driver calls it at the start of each
+ * outermost cpk_solver_alloc and cpk_solver_solve with a petsc backend): an
+ * earlier agreed error is forgotten. Local.
+ */
 CPK_API void cpk_mpi_agree_reset(void);
+
+/** The driver run ends (the driver calls it when it returns): no error is kept until the next run. Local. */
+CPK_API void cpk_mpi_agree_end(void);
 
 /**
  * Rows per contact of the petsc backend instances allocated from now on (the

@@ -13,7 +13,12 @@ CPK_BEGIN_DECLS
 
 /**
  * Progress monitor handed to a solver's `solve`: it enforces the iteration
- * and time limits, calls the user callback and prints verbose lines.
+ * and time limits, calls the user callback and prints verbose lines. With a
+ * petsc backend in the settings each of its decisions (cpk_monitor_iteration,
+ * cpk_monitor_log, cpk_monitor_fits, cpk_monitor_before_factor) is agreed over
+ * the MPI ranks (cpk_mpi_agree_stop, cpkit/parallel.h), so it is collective:
+ * a solver makes these calls at the same points on every rank, as it does its
+ * backend calls, and every rank gets the same answer.
  */
 typedef struct cpk_monitor cpk_monitor;
 
