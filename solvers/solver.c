@@ -69,7 +69,8 @@ static int check_warm_start(size_t n, const double *z0, const int *basis0, const
 /* A petsc backend: its factorizations and solves are collective over the MPI ranks. */
 static int distributed_linsys(const cpk_settings *st)
 {
-  return st->linsys && (st->linsys == cpk_linsys_petsc || st->linsys == cpk_linsys_petsc_cg);
+  return st->linsys && (st->linsys == cpk_linsys_petsc || st->linsys == cpk_linsys_petsc_cg ||
+                        st->linsys == cpk_linsys_petsc_gmres);
 }
 
 /*
