@@ -181,7 +181,7 @@ static void start_runtime(const cpk_solver_type *T, const cpk_linsys_type *linsy
 {
   const cpk_solver_type *petsc_solvers[] = {cpk_solver_tao_ssils, cpk_solver_tao_ssfls,
                                             cpk_solver_tao_asils, cpk_solver_tao_asfls};
-  int petsc = linsys && (linsys == cpk_linsys_petsc || linsys == cpk_linsys_petsc_cg);
+  int petsc = cpk_linsys_is_distributed(linsys);
   cpk_linsys *ls = NULL;
   for (size_t k = 0; k < sizeof petsc_solvers / sizeof petsc_solvers[0]; k++)
     if (T && T == petsc_solvers[k]) petsc = 1;

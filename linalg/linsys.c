@@ -13,10 +13,15 @@ struct cpk_linsys {
 const cpk_linsys_type *cpk_linsys_find(const char *name)
 {
   const cpk_linsys_type *all[] = {cpk_linsys_dense, cpk_linsys_umfpack, cpk_linsys_lapack,
-                                  cpk_linsys_petsc, cpk_linsys_petsc_cg};
+                                  cpk_linsys_petsc, cpk_linsys_petsc_cg, cpk_linsys_petsc_gmres};
   for (size_t k = 0; name && k < sizeof all / sizeof all[0]; k++) /* NULL: not built */
     if (all[k] && strcmp(all[k]->name, name) == 0) return all[k];
   return NULL;
+}
+
+int cpk_linsys_is_distributed(const cpk_linsys_type *T)
+{
+  return T && (T == cpk_linsys_petsc || T == cpk_linsys_petsc_cg || T == cpk_linsys_petsc_gmres);
 }
 
 int cpk_linsys_alloc(const cpk_linsys_type *T, size_t n, cpk_linsys **out)

@@ -7,7 +7,7 @@
 
 int cpk_monitor_distributed(const cpk_settings *s)
 {
-  return s->linsys && (s->linsys == cpk_linsys_petsc || s->linsys == cpk_linsys_petsc_cg);
+  return cpk_linsys_is_distributed(s->linsys);
 }
 
 /*

@@ -98,6 +98,9 @@ static void test_find(void)
   t_ok(cpk_linsys_find("dense") == cpk_linsys_dense, "find(\"dense\")");
   t_ok(cpk_linsys_find("umfpack") == cpk_linsys_umfpack, "find(\"umfpack\")");
   t_ok(cpk_linsys_find("lapack") == cpk_linsys_lapack, "find(\"lapack\")");
+  t_ok(!cpk_linsys_is_distributed(cpk_linsys_dense) && !cpk_linsys_is_distributed(cpk_linsys_umfpack) &&
+           !cpk_linsys_is_distributed(cpk_linsys_lapack) && !cpk_linsys_is_distributed(NULL),
+       "dense, umfpack, lapack and NULL are not distributed");
   t_ok(cpk_linsys_find("nope") == NULL && cpk_linsys_find(NULL) == NULL, "find unknown -> NULL");
 }
 

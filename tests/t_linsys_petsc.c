@@ -1,4 +1,4 @@
-/* t_linsys_petsc.c: the petsc linsys backends alone, and every --linsys solver with petsc against umfpack. */
+/* t_linsys_petsc.c: the petsc linsys backends alone, and every --linsys solver with petsc (and petsc-gmres) against umfpack. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -205,15 +205,25 @@ int main(void)
   init_petsc_untracked();
   t_ok(cpk_linsys_find("petsc") == cpk_linsys_petsc && cpk_linsys_find("petsc-cg") == cpk_linsys_petsc_cg,
        "find petsc, petsc-cg");
+  t_ok(cpk_linsys_find("petsc-gmres") == cpk_linsys_petsc_gmres && cpk_linsys_petsc_gmres, "find petsc-gmres");
+  t_ok(cpk_linsys_is_distributed(cpk_linsys_petsc) && cpk_linsys_is_distributed(cpk_linsys_petsc_cg) &&
+           cpk_linsys_is_distributed(cpk_linsys_petsc_gmres) && !cpk_linsys_is_distributed(cpk_linsys_umfpack),
+       "the three petsc backends are distributed, umfpack is not");
   test_backend(cpk_linsys_petsc, 0, &seed);
   test_backend(cpk_linsys_petsc, 1, &seed);
   test_backend(cpk_linsys_petsc_cg, 1, &seed);
   test_backend(cpk_linsys_petsc_cg, 0, &seed); /* not symmetric: CG fails, LU takes over */
+  test_backend(cpk_linsys_petsc_gmres, 0, &seed); /* ILU(0) meets the zero matrix's zero pivot */
+  test_backend(cpk_linsys_petsc_gmres, 1, &seed);
   const char *lcp[] = {"lemke", "bdnewton", "fbnewton", "ipm"};
   for (size_t k = 0; k < sizeof lcp / sizeof lcp[0]; k++) test_lcp_solver(lcp[k], cpk_linsys_petsc, &seed);
   test_lcp_solver("ipm", cpk_linsys_petsc_cg, &seed);
+  for (size_t k = 0; k < sizeof lcp / sizeof lcp[0]; k++)
+    test_lcp_solver(lcp[k], cpk_linsys_petsc_gmres, &seed);
   test_fc_solver("nsn", cpk_linsys_petsc);
   test_fc_solver("fcipm", cpk_linsys_petsc);
+  test_fc_solver("nsn", cpk_linsys_petsc_gmres);
+  test_fc_solver("fcipm", cpk_linsys_petsc_gmres);
   int rc = t_done();
   leak_tracking(0); /* MPI_Finalize runs at exit */
   return rc;

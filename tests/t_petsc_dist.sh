@@ -1,5 +1,5 @@
 #!/bin/sh
-# t_petsc_dist.sh: TAP tests of `cpkit solve --linsys petsc` under mpirun with 1 and 2 ranks: rows split over the ranks, umfpack's answer, the same status on every rank, output from rank 0 alone.
+# t_petsc_dist.sh: TAP tests of `cpkit solve --linsys petsc` (and petsc-gmres) under mpirun with 1 and 2 ranks: rows split over the ranks, umfpack's answer, the same status on every rank, output from rank 0 alone.
 #
 # The harness exports CPKIT and CPK_TEST_SRCDIR. Each case is solved once without
 # MPI with umfpack (the reference), then under `mpirun -np K` (K = 1, 2) with the
@@ -87,7 +87,8 @@ sys.exit(len(seen) != k or len(set(seen.values())) != 1 or list(seen.values())[0
 EOF
 }
 
-# case_dist NAME FILE TOL ARGS...: umfpack alone, then petsc with 1 and 2 ranks.
+# case_dist NAME FILE TOL ARGS...: umfpack alone, then $backend (petsc unless set) with 1 and 2 ranks.
+backend=petsc
 case_dist() {
   name=$1 file=$2 tol=$3
   shift 3
@@ -99,7 +100,7 @@ case_dist() {
   fi
   for k in 1 2; do
     out=$tmp/$name.$k
-    if mpirun -np "$k" --oversubscribe --tag-output "$CPKIT" solve "$file" "$@" --linsys petsc \
+    if mpirun -np "$k" --oversubscribe --tag-output "$CPKIT" solve "$file" "$@" --linsys "$backend" \
       --json -v -o "$out.json" >"$out.stdout" 2>"$out.stderr"; then
       check "$name, $k rank(s): solved, z within $tol of umfpack's" near "$tmp/$name.ref" "$tol" "$out.json"
       check "$name, $k rank(s): every rank's driver says solved, with one residual" \
@@ -115,6 +116,13 @@ case_dist lemke-lcp48 "$tmp/lcp48.cpk" 1e-10 --solver lemke
 case_dist ipm-lcp48 "$tmp/lcp48.cpk" 1e-6 --solver ipm
 case_dist nsn-cone16 "$tmp/cone16.cpk" 1e-6 --solver nsn
 case_dist fcipm-cone16 "$tmp/cone16.cpk" 1e-6 --solver fcipm
+# petsc-gmres: GMRES + block-Jacobi ILU(0), one block per rank (with 2 ranks the
+# preconditioner differs from the 1-rank one), the same answers.
+backend=petsc-gmres
+case_dist nsn-cone16-gmres "$tmp/cone16.cpk" 1e-6 --solver nsn
+case_dist fcipm-cone16-gmres "$tmp/cone16.cpk" 1e-6 --solver fcipm
+case_dist ipm-lcp48-gmres "$tmp/lcp48.cpk" 1e-6 --solver ipm
+backend=petsc
 
 # Output from rank 0 alone: one report on stdout, no file from another rank.
 mpirun -np 2 --oversubscribe "$CPKIT" solve "$tmp/lcp48.cpk" --solver ipm --linsys petsc \

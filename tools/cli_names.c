@@ -72,10 +72,11 @@ int cli_find_linsys(const cli_command *cmd, const char *name, const cpk_linsys_t
 {
   *out = cpk_linsys_find(name);
   if (*out) return CLI_CONTINUE;
-  const char *valid[5] = {cpk_linsys_lapack->name, cpk_linsys_dense->name, cpk_linsys_umfpack->name};
+  const char *valid[6] = {cpk_linsys_lapack->name, cpk_linsys_dense->name, cpk_linsys_umfpack->name};
   size_t nvalid = 3;
   if (cpk_linsys_petsc) valid[nvalid++] = cpk_linsys_petsc->name; /* NULL without PETSc */
   if (cpk_linsys_petsc_cg) valid[nvalid++] = cpk_linsys_petsc_cg->name;
+  if (cpk_linsys_petsc_gmres) valid[nvalid++] = cpk_linsys_petsc_gmres->name;
   return cli_unknown_name(cmd, "linear solver", name, valid, nvalid);
 }
 

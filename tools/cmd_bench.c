@@ -37,8 +37,8 @@ const cli_command cli_cmd_bench = {
     "                      by max(1, ||q||_inf) for affine problems)\n"
     "  --max-iter N        iteration limit, N >= 0 (default 0: each solver's own)\n"
     "  --linsys NAME       linear solver of every run: lapack, dense, umfpack, or when\n"
-    "                      built with PETSc petsc and petsc-cg (default: each\n"
-    "                      solver's own); petsc and petsc-cg on one rank only:\n"
+    "                      built with PETSc petsc, petsc-cg and petsc-gmres\n"
+    "                      (default: each solver's own); the petsc ones on one rank only:\n"
     "                      under mpirun use cpkit solve (doc/petsc.md)\n"    "  -o, --output FILE   write one record per run to FILE as it finishes: CSV,\n"
     "                      or JSON Lines with --json\n"
     "  --json              records as JSON Lines; the summary as one JSON object\n"
@@ -179,7 +179,7 @@ static int parse_options(int argc, char **argv, bench_cli *b)
   if (b->job.resume && !b->job.output)
     return cli_usage_error(&cli_cmd_bench, "--resume needs the results file (-o FILE)");
   const cpk_linsys_type *ls = b->job.options.linsys;
-  if (ls && (ls == cpk_linsys_petsc || ls == cpk_linsys_petsc_cg) && cpk_mpi_size() > 1)
+  if (cpk_linsys_is_distributed(ls) && cpk_mpi_size() > 1)
     return cli_usage_error(&cli_cmd_bench,
                            "--linsys %s under mpirun with %d ranks: cpkit bench runs each solve in "
                            "a forked process, which cannot join the MPI job; use cpkit solve, "

@@ -25,7 +25,7 @@ const cli_command cli_cmd_solve = {
     "  --warm-start FILE   start from z (and basis) in FILE: a JSON result written\n"
     "                      by --json, or plain text with n numbers\n"
     "  --linsys NAME       linear solver: lapack, dense, umfpack, or when built with\n"
-    "                      PETSc petsc and petsc-cg (default: automatic)\n"
+    "                      PETSc petsc, petsc-cg and petsc-gmres (default: automatic)\n"
     "  -v, --verbose       the iteration log and a summary on stderr (see cpkit(1))\n"
     "  --json              print the result as one JSON object\n"
     "  -o, --output FILE   write the output to FILE instead of standard output\n"

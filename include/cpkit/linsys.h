@@ -73,8 +73,23 @@ CPK_API extern const cpk_linsys_type *cpk_linsys_petsc;
  * initialisation and column updates as cpk_linsys_petsc.
  */
 CPK_API extern const cpk_linsys_type *cpk_linsys_petsc_cg;
-/** Backend by name ("dense", "umfpack", "lapack", "petsc", "petsc-cg"), NULL if unknown or not built. */
+/**
+ * PETSc GMRES (restart 100, right-preconditioned, true relative residual
+ * 1e-12, at most 1000 iterations) with a block-Jacobi preconditioner, one
+ * block per rank, ILU(0) in each: memory O(nnz), for general sparse systems
+ * too large for LU's fill (e.g. nsn's Newton matrices of 3-D piles). A system
+ * that does not converge is an error, with no fall-back to LU. NULL without
+ * PETSc. Same initialisation and column updates as cpk_linsys_petsc.
+ */
+CPK_API extern const cpk_linsys_type *cpk_linsys_petsc_gmres;
+/** Backend by name ("dense", "umfpack", "lapack", "petsc", "petsc-cg", "petsc-gmres"), NULL if unknown or not built. */
 CPK_API const cpk_linsys_type *cpk_linsys_find(const char *name);
+/**
+ * 1 when T is one of the PETSc backends (petsc, petsc-cg, petsc-gmres): its calls are
+ * collective over the MPI ranks, so every rank must make them in step; 0 otherwise
+ * (also for NULL and in a build without PETSc).
+ */
+CPK_API int cpk_linsys_is_distributed(const cpk_linsys_type *T);
 
 /** A backend instance. */
 typedef struct cpk_linsys cpk_linsys;
