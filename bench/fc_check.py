@@ -61,7 +61,9 @@ def project(dim, mu, x):
     """Euclidean projection of x on { |x_T| <= mu x_n }."""
     xn, xt = x[0], x[1:]
     nt = math.sqrt(sum(t * t for t in xt))
-    if nt <= mu * xn:
+    if not (math.isfinite(xn) and math.isfinite(nt)):
+        return [math.nan] * dim
+    if xn >= 0 and nt <= mu * xn:  # xn >= 0: with mu = 0 and x_T = 0, -0.0 is not inside
         return list(x)
     if mu * nt <= -xn:
         return [0.0] * dim
@@ -83,8 +85,13 @@ def main():
         r = z[s]
         uc = [a + b for a, b in zip(u[s], q[s])]
         uhat = [uc[0] + mu[c] * math.sqrt(sum(t * t for t in uc[1:]))] + uc[1:]
-        p = project(dim, mu[c], [a - b for a, b in zip(r, uhat)])
-        e = math.sqrt(sum((a - b) ** 2 for a, b in zip(r, p)))
+        x = [a - b for a, b in zip(r, uhat)]
+        p = project(dim, mu[c], x)
+        # e = r - P(r - u^) written as u^ + (x - P(x)): with |r| >> |u^| the direct
+        # difference rounds u^ away and a huge r would pass
+        e = math.sqrt(sum((h + (a - b)) ** 2 for h, a, b in zip(uhat, x, p)))
+        if not (math.isfinite(e) and math.isfinite(uc[0])):
+            e = math.inf  # max() would skip a NaN that is not first
         natural = max(natural, e, -uc[0])
         sum2 += e * e
         cone = max(cone, math.sqrt(sum(t * t for t in r[1:])) - mu[c] * r[0])

@@ -98,9 +98,12 @@ static PetscErrorCode petsc_use_lu(KSP ksp)
  * factors fill in: measured on nsn's Newton matrices of the generated piles,
  * MUMPS's factors grow as n^(4/3) and their time as n^1.8, while these
  * systems converge to 1e-12 in tens of iterations (doc/petsc.md). A system
- * that does not converge in GMRES_MAX_IT iterations is an error (no fall-back
- * to LU: at the sizes this backend is for, LU would not fit); the solvers
- * treat it like a singular matrix (nsn and the Newton solvers regularize).
+ * that does not converge in GMRES_MAX_IT iterations is reported as singular
+ * (CPK_ESINGULAR; no fall-back to LU: at the sizes this backend is for, LU
+ * would not fit), and the solvers treat it so (nsn and the Newton solvers
+ * regularize, ipm and fcipm too or stop stalled). Memory: W's nonzeros, the
+ * ILU(0) factors (as many) and the Krylov basis, GMRES_RESTART + 1 vectors of
+ * the rank's rows (about 0.4 GB a rank for the 10^6-unknown pile on 2 ranks).
  */
 #define GMRES_MAX_IT 1000
 #define GMRES_RESTART 100
@@ -354,8 +357,12 @@ static int petsc_ksp_solve(void *state, double *x, int transpose)
   rc = petsc_agree_rc(s->comm, rc);
   if (rc) return rc;
   if (why < 0 && s->gmres) s->failed = 1; /* the next factorization starts afresh */
+  /* GMRES out of iterations: the matrix is too ill-conditioned for ILU(0), which the
+   * solvers meet as they meet a singular one (ipm and fcipm regularize or stop only
+   * on CPK_ESINGULAR; another code would end their solve with an error). */
   if (why < 0)
-    return why == KSP_DIVERGED_ITS || why == KSP_DIVERGED_NANORINF ? CPK_ELINSYS : CPK_ESINGULAR;
+    return why == KSP_DIVERGED_NANORINF || (why == KSP_DIVERGED_ITS && !s->gmres) ? CPK_ELINSYS
+                                                                                 : CPK_ESINGULAR;
   rc = petsc_agree_rc(s->comm, petsc_gather_solution(s, x));
   if (rc) return rc;
   for (size_t i = 0; i < s->base.n; i++)

@@ -413,7 +413,9 @@ static double start_scale(nsn_state *S, const cpk_problem *p, const double *z0)
     memcpy(S->r, z0, S->n * sizeof *S->r);
     evaluate(S, p);
   }
-  return fmax(fmax(S->merit, at_zero), 1e-300);
+  double m0 = S->merit; /* an overflowed merit at 0 (|q| near 1e154) must not turn the shift off */
+  if (isfinite(at_zero) && at_zero > m0) m0 = at_zero;
+  return m0 > 1e-300 ? m0 : 1e-300;
 }
 
 static int nsn_solve(void *vs, const cpk_problem *p, const cpk_settings *s, cpk_monitor *mon,

@@ -74,12 +74,15 @@ CPK_API extern const cpk_linsys_type *cpk_linsys_petsc;
  */
 CPK_API extern const cpk_linsys_type *cpk_linsys_petsc_cg;
 /**
- * PETSc GMRES (restart 100, right-preconditioned, true relative residual
- * 1e-12, at most 1000 iterations) with a block-Jacobi preconditioner, one
- * block per rank, ILU(0) in each: memory O(nnz), for general sparse systems
- * too large for LU's fill (e.g. nsn's Newton matrices of 3-D piles). A system
- * that does not converge is an error, with no fall-back to LU. NULL without
- * PETSc. Same initialisation and column updates as cpk_linsys_petsc.
+ * PETSc GMRES (restart 100, right-preconditioned, unpreconditioned relative
+ * residual 1e-12 as GMRES's recurrence estimates it, at most 1000 iterations)
+ * with a block-Jacobi preconditioner, one block per rank, ILU(0) in each:
+ * memory O(nnz + 101 n / ranks) (W, the ILU(0) factors, the Krylov basis), for
+ * general sparse systems too large for LU's fill (e.g. nsn's Newton matrices of
+ * 3-D piles). A system that does not converge is reported as CPK_ESINGULAR,
+ * with no fall-back to LU; the solvers regularize or stop as for a singular
+ * matrix (the driver's residual still decides `solved`). NULL without PETSc.
+ * Same initialisation and column updates as cpk_linsys_petsc.
  */
 CPK_API extern const cpk_linsys_type *cpk_linsys_petsc_gmres;
 /** Backend by name ("dense", "umfpack", "lapack", "petsc", "petsc-cg", "petsc-gmres"), NULL if unknown or not built. */
