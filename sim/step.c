@@ -386,29 +386,44 @@ static int physics_finish(cpk_world *w, const step_contacts *sc, const cpk_probl
 }
 
 /*
- * What the finishing's outcome rc (error e) means for the step: CPK_OK (finished) and
- * CPK_ENOCONV (not finished) as they are. An error of a finishing attempt (its solve,
- * its compile, the check) is the attempt's failure, not the step's: the step goes on as
- * if it had not finished (the check's fallback, or the solve's own failure); it is
- * counted and its message kept (cpk_sim_step_info.finish_errors, finish_message; a line
- * in the solve log when verbose) and CPK_ENOCONV returned. Only running out of memory
- * ends the step (CPK_ENOMEM, e into err): the step's own paths need memory too.
+ * What the outcome rc (error e) of a finishing attempt, or of the check's fallback solve
+ * (fallback: its solver's name; NULL for the finishing), means for the step: CPK_OK
+ * (finished) and CPK_ENOCONV (not finished) as they are. An error of such an attempt
+ * (its solve, its compile, the check) is the attempt's failure, not the step's: the step
+ * goes on as if it had not finished (the check's fallback, or the solve's own failure);
+ * it is counted and its message kept (cpk_sim_step_info.finish_errors, finish_message; a
+ * line in the solve log when verbose) and CPK_ENOCONV returned. When the step then fails
+ * all the same, run_step names the first of them in the step's error (note_finish_errors).
+ * Only running out of memory ends the step (CPK_ENOMEM, e into err): the step's own paths
+ * need memory too.
  */
-static int finish_outcome(const cpk_world *w, int rc, const cpk_error *e, solve_out *o,
-                          cpk_error *err)
+static int finish_outcome(const cpk_world *w, int rc, const cpk_error *e, const char *fallback,
+                          solve_out *o, cpk_error *err)
 {
   const cpk_settings *S = &w->settings.solve;
+  const char *who = fallback ? fallback : "", *sep = fallback ? " (the check's fallback): " : "";
   if (rc == CPK_OK || rc == CPK_ENOCONV) return rc;
-  if (rc == CPK_ENOMEM) {
-    if (err) *err = *e;
-    return rc;
-  }
+  if (rc == CPK_ENOMEM)
+    return cpk_error_set(err, rc, "t = %g: %s%s%s", w->time, who, sep, e->message);
   if (!o->finish_errors++)
-    snprintf(o->finish_message, sizeof o->finish_message, "t = %g: %s: %.150s", w->time,
-             cpk_errname(rc), e->message);
-  if (S->verbose) fprintf(S->log ? S->log : stderr, "finishing at t = %g failed (%s: %s); "
-                          "the step goes on without it\n", w->time, cpk_errname(rc), e->message);
+    snprintf(o->finish_message, sizeof o->finish_message, "t = %g: %s: %s%s%.150s", w->time,
+             cpk_errname(rc), who, sep, e->message);
+  if (S->verbose) fprintf(S->log ? S->log : stderr, "%s%s at t = %g failed (%s: %s); the step "
+                          "goes on without it\n", fallback ? "the check's fallback " : "finishing",
+                          who, w->time, cpk_errname(rc), e->message);
   return CPK_ENOCONV;
+}
+
+/* A step that fails after a finishing attempt (or the check's fallback) ended in an error:
+ * the step's error names the first of them, since a failed step reaches no step callback
+ * (cpk_scene_run) and its info may go unread. The code stays the step's own. */
+static void note_finish_errors(const solve_out *o, cpk_error *err)
+{
+  if (!err || !o->finish_errors) return;
+  const char *d = strstr(o->finish_message, ": "); /* past "t = T", which the step's has */
+  size_t len = strlen(err->message);
+  snprintf(err->message + len, sizeof err->message - len, "; the finishing failed: %s",
+           d ? d + 2 : o->finish_message);
 }
 
 /* A solve that stopped short of the tolerance (stalled, iteration limit, after the
@@ -429,7 +444,7 @@ static int finish_stopped(cpk_world *w, const step_contacts *sc, const cpk_probl
   int rc = physics_ok(w, map, res->z, &ck, &e);
   if (rc == CPK_OK || rc == CPK_ENOCONV)
     rc = physics_finish(w, sc, p, map, res->solver, res, o, &ck, &e);
-  return finish_outcome(w, rc, &e, o, err);
+  return finish_outcome(w, rc, &e, NULL, o, err);
 }
 
 /* The answer of r (solved) as the step's: res holds it whole (z, w, residual, status,
@@ -446,7 +461,8 @@ static void keep_answer(cpk_result *res, const cpk_result *r, size_t n, solve_ou
 
 /* The check's fallback: `fb` solves p again from the step's start z0; its answer is kept
  * (CPK_OK) when it is solved and passes the check, else CPK_ENOCONV (res untouched). Its
- * iterations count either way. A solve error other than memory is an answer no better. */
+ * iterations count either way. An error of its solve other than memory is an answer no
+ * better, counted as a finishing attempt's (finish_outcome). */
 static int check_fallback(cpk_world *w, const cpk_problem *p, const cpk_varmap *map,
                           const double *z0, const char *fb, cpk_result *res, solve_out *o,
                           cpk_error *err)
@@ -454,16 +470,11 @@ static int check_fallback(cpk_world *w, const cpk_problem *p, const cpk_varmap *
   cpk_settings set = w->settings.solve;
   cpk_result *r2 = NULL;
   cpk_physics_check ck2;
+  cpk_error e = {CPK_OK, ""};
   set.z0 = z0;
-  int rc = cpk_result_alloc(p->n, &r2);
-  if (!rc) rc = cpk_solve(p, fb, &set, r2, NULL);
-  if (rc == CPK_ENOMEM) {
-    cpk_result_free(r2);
-    return cpk_error_set(err, rc, "out of memory");
-  }
-  if (rc) { /* another error of the solve: an answer no better */
-    rc = CPK_ENOCONV;
-  } else {
+  if (cpk_result_alloc(p->n, &r2)) return cpk_error_set(err, CPK_ENOMEM, "out of memory");
+  int rc = finish_outcome(w, cpk_solve(p, fb, &set, r2, &e), &e, fb, o, err);
+  if (!rc) {
     o->iterations += r2->iterations; /* the attempt's work counts, kept or not */
     rc = r2->status == CPK_STATUS_SOLVED ? physics_ok(w, map, r2->z, &ck2, err) : CPK_ENOCONV;
   }
@@ -490,7 +501,8 @@ static int physics_check(cpk_world *w, const step_contacts *sc, const cpk_proble
   const char *solver = res->solver ? res->solver : pick_solver(sc->form_solver, p);
   int rc = physics_ok(w, map, res->z, &ck, err);
   if (rc == CPK_ENOCONV)
-    rc = finish_outcome(w, physics_finish(w, sc, p, map, solver, res, o, &ck, &e), &e, o, err);
+    rc = finish_outcome(w, physics_finish(w, sc, p, map, solver, res, o, &ck, &e), &e, NULL, o,
+                       err);
   const char *fb = step_fallback(w, p);
   if (rc == CPK_ENOCONV && fb[0] && strcmp(fb, solver) != 0 &&
       cpk_solver_accepts(cpk_solver_find(fb), p)) {
@@ -837,6 +849,7 @@ static int run_step(cpk_world *w, step_ws *s, cpk_sim_step_info *info, cpk_error
   info->compiles = s->o.compiles;
   memcpy(info->physics_message, s->o.physics_message, sizeof info->physics_message);
   if (!rc) rc = commit(w, s, err);
+  if (rc) note_finish_errors(&s->o, err);
   return rc;
 }
 

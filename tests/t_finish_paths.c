@@ -23,6 +23,7 @@
 static struct spy {
   long allocs;
   int fail_next_alloc; /* 1: the next alloc returns fail_code */
+  int fail_all;        /* 1: the failure stays armed (every later alloc fails) */
   int fail_code;       /* CPK_ELINSYS (world_at), or CPK_ENOMEM */
   int halve;           /* 1: the instances allocated from now on halve their solutions */
 } spy;
@@ -38,7 +39,7 @@ static int spy_alloc(void **state, size_t n)
   spy_state *s;
   spy.allocs++;
   if (spy.fail_next_alloc) {
-    spy.fail_next_alloc = 0;
+    spy.fail_next_alloc = spy.fail_all;
     return spy.fail_code;
   }
   if (!(s = calloc(1, sizeof *s))) return CPK_ENOMEM;
@@ -241,6 +242,33 @@ static void test_finish_error_falls_back(void)
 }
 
 /*
+ * Review finding F1 (finfix2): with the linear solver failing from the step's solve on,
+ * the finishing solve and the check's fallback (fbnewton) both end in CPK_ELINSYS and the
+ * step fails the check (CPK_ENOCONV). Both errors are counted, and the step's error, the
+ * only thing a run that stops on it reports (cpk_scene_run calls no step callback on a
+ * failed step), names the first: the finishing's.
+ */
+static void test_failed_step_names_finish_error(void)
+{
+  cpk_scene *sc = NULL;
+  cpk_error err = {0, ""};
+  cpk_sim_step_info info;
+  cpk_world *w = world_at("bdnewton", "fbnewton", 0, STEP_DEFAULT, &sc, &err);
+  spy.fail_all = 1;
+  int rc = w ? step(w, &info, 1, 1, 0, &err) : CPK_EINVAL;
+  t_ok(rc == CPK_ENOCONV && strstr(err.message, "physical check"),
+       "bdnewton, step %d, every later linear solver fails: the step fails the check (%s: %s)",
+       STEP_DEFAULT, cpk_errname(rc), err.message);
+  t_ok(rc == CPK_ENOCONV && strstr(err.message, "; the finishing failed: CPK_ELINSYS: "),
+       "the step's error names the finishing's error");
+  t_ok(rc == CPK_ENOCONV && info.finish_errors == 2 && strstr(info.finish_message, "CPK_ELINSYS"),
+       "the finishing's and the check fallback's errors are counted (%d: %s)", info.finish_errors,
+       info.finish_message);
+  cpk_world_free(w);
+  cpk_scene_free(sc);
+}
+
+/*
  * Running out of memory in a finishing solve is the one error that ends the step: it
  * fails with CPK_ENOMEM (the paths it would go on with need memory too), the world not
  * moved.
@@ -297,6 +325,7 @@ int main(void)
   test_fallback_iterations_counted();
   test_finish_error_falls_back();
   test_stopped_finish_error();
+  test_failed_step_names_finish_error();
   test_finish_out_of_memory();
   return t_done();
 }
