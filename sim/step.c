@@ -319,16 +319,16 @@ static int finish_rounds(cpk_world *w, const cpk_problem *p, const cpk_problem *
   cpk_result *r = NULL;
   int rc = wp ? cpk_result_alloc(q->n, &r) : CPK_ENOMEM;
   if (!rc) rc = start_solved(w, p, q, res, z1);
-  int first = rc == CPK_OK; /* 1: the first round is skipped */
-  if (rc == CPK_ENOMEM) {
+  if (rc != CPK_OK && rc != CPK_ENOCONV) { /* start_solved returns no other, but memory */
     cpk_result_free(r);
     free(wp);
     return cpk_error_set(e, rc, "out of memory");
   }
+  int skip = rc == CPK_OK; /* 1: the first round is skipped */
   rc = CPK_ENOCONV;
   set.z0 = res->z;
-  for (int k = first; k < SIM_FINISH_ROUNDS && rc == CPK_ENOCONV; k++) {
-    if (k > first) { /* the last round was solved: go on from its answer */
+  for (int k = skip; k < SIM_FINISH_ROUNDS && rc == CPK_ENOCONV; k++) {
+    if (k > skip) { /* the last round was solved: go on from its answer */
       memcpy(z1, r->z, p->n * sizeof *z1);
       set.z0 = z1;
     }
