@@ -286,8 +286,9 @@ static void finish_accept(cpk_result *res, const double *z, const double *wp, do
 }
 
 /* Whether the step's answer res->z is solved on q already (q == p: res->status; else q's
- * residual there, wq its F): a round at the step's tolerance would hand it back as it is,
- * so the rounds start at the tightened one. CPK_OK, CPK_ENOCONV or CPK_ENOMEM. */
+ * residual there, wq its F): a round at the step's tolerance would stop at once (at most
+ * one polishing step of a Newton method) and hand back an answer judged the same way, so
+ * the rounds start at the tightened one. CPK_OK, CPK_ENOCONV or CPK_ENOMEM. */
 static int start_solved(const cpk_world *w, const cpk_problem *p, const cpk_problem *q,
                         const cpk_result *res, double *wq)
 {
@@ -301,8 +302,9 @@ static int start_solved(const cpk_world *w, const cpk_problem *p, const cpk_prob
  * from the step's answer res->z, first at the step's tolerance, then, when the first
  * round is solved but fails the check (or p's residual), from that answer with the
  * tolerance divided by its check's violation (finish_factor). When res->z is solved on q
- * already (start_solved: the first round would return it as it is) the rounds start at
- * the second, from res->z, tightened by the step's own check ck. An answer is kept when q
+ * already (start_solved: the first round would stop at once, at most one polishing step,
+ * and hand back an answer judged the same way) the rounds start at the second, from
+ * res->z, tightened by the step's own check ck. An answer is kept when q
  * is solved there, it passes the check (map: the step's) and p is solved there too;
  * res then holds it with p's residual (CPK_OK). CPK_ENOCONV: res is untouched. Any
  * other code is an error of the solve, the check or memory, with e set. The iterations
