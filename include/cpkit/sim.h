@@ -165,7 +165,7 @@ CPK_API void cpk_sim_settings_default(cpk_sim_settings *s);
  * "kelvin-voigt-implicit" (seed 003's geometrically implicit compliant step).
  * "kelvin-voigt-implicit" has no physical check and no finishing phase
  * (physics_continue, physics_finish and cpk_sim_step_info.physics_failures,
- * finishes do not apply): its step is solved on the residual alone. The check
+ * finishes, finish_errors do not apply): its step is solved on the residual alone. The check
  * (cpk_varmap_check) reads a cpk_varmap, the layout of the linearised models;
  * this model compiles through its own map (cpk_implicit_map: closest points,
  * deflections, a contact frame that moves with the unknowns), for which no
