@@ -273,16 +273,33 @@ static int step_problem_solved(const cpk_world *w, const cpk_problem *p, const d
   return !rc && *rp <= cpk_problem_tolerance(p, w->settings.solve.tol) ? CPK_OK : CPK_ENOCONV;
 }
 
-/* The finished answer z (with F_p(z) in wp, p's residual rp) into the step's result. */
-static void finish_accept(cpk_result *res, const double *z, const double *wp, double rp,
-                          size_t n, solve_out *o)
+/*
+ * The answer of r (solved) as the step's, in res, whole: status, solver, z, w, residual,
+ * tolerance, iterations, time_s, stats, basis and ray with their flags, message (no
+ * enumerated solutions: nsolutions 0), so the step's result describes the answer kept and
+ * nothing of the solve it replaces. When r solved another problem than the step's p (the
+ * finishing's exactly scaled one), wp (not NULL) is F_p(z), rp p's residual there and tp
+ * the tolerance it was judged by: they replace r's w, residual and tolerance. The step's
+ * status and residual in o follow.
+ */
+static void take_answer(cpk_result *res, const cpk_result *r, const double *wp, double rp,
+                        double tp, solve_out *o)
 {
-  memcpy(res->z, z, n * sizeof *res->z);
-  memcpy(res->w, wp, n * sizeof *res->w);
-  res->residual = o->residual = rp;
-  res->status = o->status = CPK_STATUS_SOLVED;
-  res->message[0] = '\0';
-  o->finishes++;
+  size_t n = r->n;
+  memcpy(res->z, r->z, n * sizeof *res->z);
+  memcpy(res->w, wp ? wp : r->w, n * sizeof *res->w);
+  if ((res->has_basis = r->has_basis)) memcpy(res->basis, r->basis, n * sizeof *res->basis);
+  if ((res->has_ray = r->has_ray)) memcpy(res->ray, r->ray, n * sizeof *res->ray);
+  res->residual = o->residual = wp ? rp : r->residual;
+  res->tolerance = wp ? tp : r->tolerance;
+  res->status = o->status = r->status;
+  res->solver = r->solver;
+  res->iterations = r->iterations;
+  res->time_s = r->time_s;
+  res->nsolutions = 0;
+  res->nstats = r->nstats;
+  memcpy(res->stats, r->stats, sizeof res->stats);
+  memcpy(res->message, r->message, sizeof res->message);
 }
 
 /* Whether the step's answer res->z is solved on q already (q == p: res->status; else q's
@@ -347,7 +364,10 @@ static int finish_rounds(cpk_world *w, const cpk_problem *p, const cpk_problem *
     if (rs == CPK_ENOMEM) rs = cpk_error_set(e, rs, "out of memory");
     if (rs != CPK_ENOCONV) rc = rs;
   }
-  if (!rc) finish_accept(res, r->z, wp, rp, p->n, o);
+  if (!rc) {
+    take_answer(res, r, wp, rp, cpk_problem_tolerance(p, w->settings.solve.tol), o);
+    o->finishes++;
+  }
   cpk_result_free(r);
   free(wp);
   return rc;
@@ -449,18 +469,6 @@ static int finish_stopped(cpk_world *w, const step_contacts *sc, const cpk_probl
   return finish_outcome(w, rc, &e, NULL, o, err);
 }
 
-/* The answer of r (solved) as the step's: res holds it whole (z, w, residual, status,
- * message, solver), so the step's result describes the answer kept. */
-static void keep_answer(cpk_result *res, const cpk_result *r, size_t n, solve_out *o)
-{
-  memcpy(res->z, r->z, n * sizeof *res->z);
-  memcpy(res->w, r->w, n * sizeof *res->w);
-  res->residual = o->residual = r->residual;
-  res->status = o->status = r->status;
-  res->solver = r->solver;
-  memcpy(res->message, r->message, sizeof res->message);
-}
-
 /* The check's fallback: `fb` solves p again from the step's start z0; its answer is kept
  * (CPK_OK) when it is solved and passes the check, else CPK_ENOCONV (res untouched). Its
  * iterations count either way. An error of its solve other than memory is an answer no
@@ -481,7 +489,7 @@ static int check_fallback(cpk_world *w, const cpk_problem *p, const cpk_varmap *
     rc = r2->status == CPK_STATUS_SOLVED ? physics_ok(w, map, r2->z, &ck2, err) : CPK_ENOCONV;
   }
   if (!rc) {
-    keep_answer(res, r2, p->n, o);
+    take_answer(res, r2, NULL, 0, 0, o);
     o->fallbacks++;
   }
   cpk_result_free(r2);
