@@ -9,26 +9,30 @@
 #include "step_implicit.h"
 #include "rotation.h"
 
+/* What the solves of a step add up to (every sweep's: the next sweep starts from them). */
+typedef struct step_counts {
+  long iterations;
+  int fallbacks;        /* solves finished by the fallback solver */
+  int physics_failures; /* solves whose answer fails the physical check */
+  int finishes;         /* answers replaced by the finishing phase (physics_finish) */
+  int finish_errors;    /* finishing attempts ended by an error (not memory): not finished */
+  char finish_message[200]; /* the first of them */
+  char physics_message[200];
+  double compile_s, solver_s; /* wall time assembling and compiling, and in the solvers */
+  int compiles;               /* problems compiled anew (not updated in place) */
+} step_counts;
+
 /* What one solve of a step produced. */
 typedef struct solve_out {
   double *vplus; /* nv */
   double *P;     /* 4 per contact */
   double *delta; /* 3 per contact */
   int *modes;
-  int fallbacks; /* solves finished by the fallback solver */
-  int physics_failures; /* solves whose answer fails the physical check */
-  int finishes;         /* answers replaced by the finishing phase (physics_finish) */
-  int finish_errors;    /* finishing attempts ended by an error (not memory): not finished */
-  char finish_message[200]; /* the first of them */
-  char physics_message[200];
+  step_counts c; /* the step's so far, this solve's included */
   cpk_status status;
   double residual;
-  long iterations;
-  double compile_s, solver_s; /* wall time assembling and compiling, and in the solvers */
-  int compiles;               /* problems compiled anew (not updated in place) */
-  int kept;                   /* the arrays are the world's (out_alloc's B): not freed */
+  int kept; /* the arrays are the world's (out_alloc's B): not freed */
 } solve_out;
-
 
 /* Impulses of the contacts of sys predicted by the polyhedral LCP (8 plane
  * directions, Lemke): where a nonlinear model meets a contact with no history,
@@ -357,7 +361,7 @@ static int finish_rounds(cpk_world *w, const cpk_problem *p, const cpk_problem *
       rc = rs;
       break;
     }
-    o->iterations += r->iterations; /* the work counts whether or not it finishes */
+    o->c.iterations += r->iterations; /* the work counts whether or not it finishes */
     if (r->status != CPK_STATUS_SOLVED) break;
     rs = physics_ok(w, map, r->z, &last, e);
     if (!rs) rs = step_problem_solved(w, p, r->z, wp, &rp);
@@ -366,7 +370,7 @@ static int finish_rounds(cpk_world *w, const cpk_problem *p, const cpk_problem *
   }
   if (!rc) {
     take_answer(res, r, wp, rp, cpk_problem_tolerance(p, w->settings.solve.tol), o);
-    o->finishes++;
+    o->c.finishes++;
   }
   cpk_result_free(r);
   free(wp);
@@ -427,8 +431,8 @@ static int finish_outcome(const cpk_world *w, int rc, const cpk_error *e, const 
   if (rc == CPK_OK || rc == CPK_ENOCONV) return rc;
   if (rc == CPK_ENOMEM)
     return cpk_error_set(err, rc, "t = %g: %s%s%s", w->time, who, sep, e->message);
-  if (!o->finish_errors++)
-    snprintf(o->finish_message, sizeof o->finish_message, "t = %g: %s: %s%s%.150s", w->time,
+  if (!o->c.finish_errors++)
+    snprintf(o->c.finish_message, sizeof o->c.finish_message, "t = %g: %s: %s%s%.150s", w->time,
              cpk_errname(rc), who, sep, e->message);
   if (S->verbose) fprintf(S->log ? S->log : stderr, "%s%s at t = %g failed (%s: %s); the step "
                           "goes on without it\n", fallback ? "the check's fallback " : "finishing",
@@ -441,11 +445,11 @@ static int finish_outcome(const cpk_world *w, int rc, const cpk_error *e, const 
  * (cpk_scene_run) and its info may go unread. The code stays the step's own. */
 static void note_finish_errors(const solve_out *o, cpk_error *err)
 {
-  if (!err || !o->finish_errors) return;
-  const char *d = strstr(o->finish_message, ": "); /* past "t = T", which the step's has */
+  if (!err || !o->c.finish_errors) return;
+  const char *d = strstr(o->c.finish_message, ": "); /* past "t = T", which the step's has */
   size_t len = strlen(err->message);
   snprintf(err->message + len, sizeof err->message - len, "; the finishing failed: %s",
-           d ? d + 2 : o->finish_message);
+           d ? d + 2 : o->c.finish_message);
 }
 
 /* A solve that stopped short of the tolerance (stalled, iteration limit, after the
@@ -485,12 +489,12 @@ static int check_fallback(cpk_world *w, const cpk_problem *p, const cpk_varmap *
   if (cpk_result_alloc(p->n, &r2)) return cpk_error_set(err, CPK_ENOMEM, "out of memory");
   int rc = finish_outcome(w, cpk_solve(p, fb, &set, r2, &e), &e, fb, o, err);
   if (!rc) {
-    o->iterations += r2->iterations; /* the attempt's work counts, kept or not */
+    o->c.iterations += r2->iterations; /* the attempt's work counts, kept or not */
     rc = r2->status == CPK_STATUS_SOLVED ? physics_ok(w, map, r2->z, &ck2, err) : CPK_ENOCONV;
   }
   if (!rc) {
     take_answer(res, r2, NULL, 0, 0, o);
-    o->fallbacks++;
+    o->c.fallbacks++;
   }
   cpk_result_free(r2);
   return rc;
@@ -524,8 +528,8 @@ static int physics_check(cpk_world *w, const step_contacts *sc, const cpk_proble
     return cpk_error_set(err, CPK_ENOCONV, "t = %g: the answer of %s fails the physical check: "
                          "%.120s (a tighter tolerance or another solver may pass; "
                          "physics_continue takes such steps)", w->time, solver, ck.message);
-  if (!o->physics_failures++)
-    snprintf(o->physics_message, sizeof o->physics_message, "t = %g, %s: %.160s", w->time,
+  if (!o->c.physics_failures++)
+    snprintf(o->c.physics_message, sizeof o->c.physics_message, "t = %g, %s: %.160s", w->time,
              solver, ck.message);
   return CPK_OK;
 }
@@ -545,7 +549,7 @@ static int solve_compiled(cpk_world *w, const cpk_body *pose, const sim_geom *g,
   primary = primary && w->settings.reuse;
   int rc = primary ? cached_compile(w, pose, g, ng, psi, solver, &z0, err)
                    : compile_step(w, pose, g, ng, psi, solver, &prob, &map, &z0, err);
-  o->compiles += primary ? (int)(w->cache.compiles - before) : 1;
+  o->c.compiles += primary ? (int)(w->cache.compiles - before) : 1;
   if (!rc && primary) {
     prob = w->cache.prob;
     map = w->cache.map;
@@ -554,16 +558,16 @@ static int solve_compiled(cpk_world *w, const cpk_body *pose, const sim_geom *g,
     rc = cpk_result_alloc(cpk_varmap_n(map), &res);
   }
   double t1 = cpk_wtime();
-  o->compile_s += t1 - t0;
+  o->c.compile_s += t1 - t0;
   if (!rc) {
-    rc = sim_solve(w, prob, z0, pick_solver(solver, prob), ng, NULL, res, &o->iterations,
-                   &o->fallbacks, err);
+    rc = sim_solve(w, prob, z0, pick_solver(solver, prob), ng, NULL, res, &o->c.iterations,
+                   &o->c.fallbacks, err);
     o->status = res->status;
     o->residual = res->residual;
   }
   step_contacts sc = {pose, g, ng, psi, solver};
   if (rc == CPK_ENOCONV) rc = finish_stopped(w, &sc, prob, map, res, o, err);
-  o->solver_s += cpk_wtime() - t1;
+  o->c.solver_s += cpk_wtime() - t1;
   if (!rc) rc = physics_check(w, &sc, prob, map, z0, res, o, err);
   if (!rc) rc = read_back(map, res->z, ng, o, err);
   if (!primary) { /* else z0 is the world's */
@@ -589,7 +593,7 @@ static int solve_system(cpk_world *w, const cpk_body *pose, const sim_geom *g, s
       cpk_compile_form_for_solver(model, fb, f) == cpk_compile_form_for_solver(model, solver, f))
     return rc;
   rc = solve_compiled(w, pose, g, ng, psi, fb, 0, o, err);
-  o->fallbacks += rc == CPK_OK;
+  o->c.fallbacks += rc == CPK_OK;
   return rc;
 }
 
@@ -776,16 +780,7 @@ static int implicit_sweep(cpk_world *w, step_ws *s, double *change, cpk_error *e
   }
   if (rc) return rc == CPK_ENOMEM ? cpk_error_set(err, rc, "out of memory") : rc;
   for (size_t c = 0; c < s->ng; c++) s->psi[c] = s->g[c].gap - h * normal_velocity(s->pose, &s->g[c]);
-  o2.iterations = s->o.iterations;
-  o2.fallbacks = s->o.fallbacks;
-  o2.physics_failures = s->o.physics_failures;
-  o2.finishes = s->o.finishes;
-  o2.finish_errors = s->o.finish_errors;
-  memcpy(o2.finish_message, s->o.finish_message, sizeof o2.finish_message);
-  o2.compile_s = s->o.compile_s;
-  o2.compiles = s->o.compiles;
-  o2.solver_s = s->o.solver_s;
-  memcpy(o2.physics_message, s->o.physics_message, sizeof o2.physics_message);
+  o2.c = s->o.c; /* the step's counts go on */
   if (s->ng == 0) {
     free_velocity(w, s->dof, o2.vplus);
     o2.status = CPK_STATUS_SOLVED;
@@ -847,17 +842,17 @@ static int run_step(cpk_world *w, step_ws *s, cpk_sim_step_info *info, cpk_error
                              change <= w->settings.implicit_tol * scale;
   info->status = s->o.status;
   info->residual = s->o.residual;
-  info->iterations = s->o.iterations;
-  info->fallbacks = s->o.fallbacks;
-  info->physics_failures = s->o.physics_failures;
-  info->finishes = s->o.finishes;
-  info->finish_errors = s->o.finish_errors;
-  memcpy(info->finish_message, s->o.finish_message, sizeof info->finish_message);
+  info->iterations = s->o.c.iterations;
+  info->fallbacks = s->o.c.fallbacks;
+  info->physics_failures = s->o.c.physics_failures;
+  info->finishes = s->o.c.finishes;
+  info->finish_errors = s->o.c.finish_errors;
+  memcpy(info->finish_message, s->o.c.finish_message, sizeof info->finish_message);
   info->detect_time_s = s->detect_s;
-  info->compile_time_s = s->o.compile_s;
-  info->solver_time_s = s->o.solver_s;
-  info->compiles = s->o.compiles;
-  memcpy(info->physics_message, s->o.physics_message, sizeof info->physics_message);
+  info->compile_time_s = s->o.c.compile_s;
+  info->solver_time_s = s->o.c.solver_s;
+  info->compiles = s->o.c.compiles;
+  memcpy(info->physics_message, s->o.c.physics_message, sizeof info->physics_message);
   if (!rc) rc = commit(w, s, err);
   if (rc) note_finish_errors(&s->o, err);
   return rc;
