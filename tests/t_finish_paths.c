@@ -1,4 +1,4 @@
-/* t_finish_paths.c: the stepper's finishing phase and the physical check's fallback on seed 003's tilted ellipsoid (elliptic-torsional): an answer solved on the finishing problem starts at the tightened round, every attempt's iterations are counted, an error of a finishing attempt falls back to the step's own paths, and running out of memory fails the step. */
+/* t_finish_paths.c: the stepper's finishing phase and the physical check's fallback on seed 003's tilted ellipsoid (elliptic-torsional): an answer solved on the finishing problem starts at the tightened round, every attempt's iterations are counted, an error of a finishing attempt (or of the check's fallback) is counted and falls back to the step's own paths, a step that fails all the same names it in its error, and running out of memory fails the step. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
