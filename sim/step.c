@@ -9,26 +9,30 @@
 #include "step_implicit.h"
 #include "rotation.h"
 
+/* What the solves of a step add up to (every sweep's: the next sweep starts from them). */
+typedef struct step_counts {
+  long iterations;
+  int fallbacks;        /* solves finished by the fallback solver */
+  int physics_failures; /* solves whose answer fails the physical check */
+  int finishes;         /* answers replaced by the finishing phase (physics_finish) */
+  int finish_errors;    /* finishing attempts ended by an error (not memory): not finished */
+  char finish_message[200]; /* the first of them */
+  char physics_message[200];
+  double compile_s, solver_s; /* wall time assembling and compiling, and in the solvers */
+  int compiles;               /* problems compiled anew (not updated in place) */
+} step_counts;
+
 /* What one solve of a step produced. */
 typedef struct solve_out {
   double *vplus; /* nv */
   double *P;     /* 4 per contact */
   double *delta; /* 3 per contact */
   int *modes;
-  int fallbacks; /* solves finished by the fallback solver */
-  int physics_failures; /* solves whose answer fails the physical check */
-  int finishes;         /* answers replaced by the finishing phase (physics_finish) */
-  int finish_errors;    /* finishing attempts ended by an error (not memory): not finished */
-  char finish_message[200]; /* the first of them */
-  char physics_message[200];
+  step_counts c; /* the step's so far, this solve's included */
   cpk_status status;
   double residual;
-  long iterations;
-  double compile_s, solver_s; /* wall time assembling and compiling, and in the solvers */
-  int compiles;               /* problems compiled anew (not updated in place) */
-  int kept;                   /* the arrays are the world's (out_alloc's B): not freed */
+  int kept; /* the arrays are the world's (out_alloc's B): not freed */
 } solve_out;
-
 
 /* Impulses of the contacts of sys predicted by the polyhedral LCP (8 plane
  * directions, Lemke): where a nonlinear model meets a contact with no history,
@@ -273,21 +277,39 @@ static int step_problem_solved(const cpk_world *w, const cpk_problem *p, const d
   return !rc && *rp <= cpk_problem_tolerance(p, w->settings.solve.tol) ? CPK_OK : CPK_ENOCONV;
 }
 
-/* The finished answer z (with F_p(z) in wp, p's residual rp) into the step's result. */
-static void finish_accept(cpk_result *res, const double *z, const double *wp, double rp,
-                          size_t n, solve_out *o)
+/*
+ * The answer of r (solved) as the step's, in res, whole: status, solver, z, w, residual,
+ * tolerance, iterations, time_s, stats, basis and ray with their flags, message (no
+ * enumerated solutions: nsolutions 0), so the step's result describes the answer kept and
+ * nothing of the solve it replaces. When r solved another problem than the step's p (the
+ * finishing's exactly scaled one), wp (not NULL) is F_p(z), rp p's residual there and tp
+ * the tolerance it was judged by: they replace r's w, residual and tolerance. The step's
+ * status and residual in o follow.
+ */
+static void take_answer(cpk_result *res, const cpk_result *r, const double *wp, double rp,
+                        double tp, solve_out *o)
 {
-  memcpy(res->z, z, n * sizeof *res->z);
-  memcpy(res->w, wp, n * sizeof *res->w);
-  res->residual = o->residual = rp;
-  res->status = o->status = CPK_STATUS_SOLVED;
-  res->message[0] = '\0';
-  o->finishes++;
+  size_t n = r->n;
+  memcpy(res->z, r->z, n * sizeof *res->z);
+  memcpy(res->w, wp ? wp : r->w, n * sizeof *res->w);
+  if ((res->has_basis = r->has_basis)) memcpy(res->basis, r->basis, n * sizeof *res->basis);
+  if ((res->has_ray = r->has_ray)) memcpy(res->ray, r->ray, n * sizeof *res->ray);
+  res->residual = o->residual = wp ? rp : r->residual;
+  res->tolerance = wp ? tp : r->tolerance;
+  res->status = o->status = r->status;
+  res->solver = r->solver;
+  res->iterations = r->iterations;
+  res->time_s = r->time_s;
+  res->nsolutions = 0;
+  res->nstats = r->nstats;
+  memcpy(res->stats, r->stats, sizeof res->stats);
+  memcpy(res->message, r->message, sizeof res->message);
 }
 
 /* Whether the step's answer res->z is solved on q already (q == p: res->status; else q's
- * residual there, wq its F): a round at the step's tolerance would hand it back as it is,
- * so the rounds start at the tightened one. CPK_OK, CPK_ENOCONV or CPK_ENOMEM. */
+ * residual there, wq its F): a round at the step's tolerance would stop at once (at most
+ * one polishing step of a Newton method) and hand back an answer judged the same way, so
+ * the rounds start at the tightened one. CPK_OK, CPK_ENOCONV or CPK_ENOMEM. */
 static int start_solved(const cpk_world *w, const cpk_problem *p, const cpk_problem *q,
                         const cpk_result *res, double *wq)
 {
@@ -301,8 +323,9 @@ static int start_solved(const cpk_world *w, const cpk_problem *p, const cpk_prob
  * from the step's answer res->z, first at the step's tolerance, then, when the first
  * round is solved but fails the check (or p's residual), from that answer with the
  * tolerance divided by its check's violation (finish_factor). When res->z is solved on q
- * already (start_solved: the first round would return it as it is) the rounds start at
- * the second, from res->z, tightened by the step's own check ck. An answer is kept when q
+ * already (start_solved: the first round would stop at once, at most one polishing step,
+ * and hand back an answer judged the same way) the rounds start at the second, from
+ * res->z, tightened by the step's own check ck. An answer is kept when q
  * is solved there, it passes the check (map: the step's) and p is solved there too;
  * res then holds it with p's residual (CPK_OK). CPK_ENOCONV: res is untouched. Any
  * other code is an error of the solve, the check or memory, with e set. The iterations
@@ -319,16 +342,16 @@ static int finish_rounds(cpk_world *w, const cpk_problem *p, const cpk_problem *
   cpk_result *r = NULL;
   int rc = wp ? cpk_result_alloc(q->n, &r) : CPK_ENOMEM;
   if (!rc) rc = start_solved(w, p, q, res, z1);
-  int first = rc == CPK_OK; /* 1: the first round is skipped */
-  if (rc == CPK_ENOMEM) {
+  if (rc != CPK_OK && rc != CPK_ENOCONV) { /* start_solved returns no other, but memory */
     cpk_result_free(r);
     free(wp);
     return cpk_error_set(e, rc, "out of memory");
   }
+  int skip = rc == CPK_OK; /* 1: the first round is skipped */
   rc = CPK_ENOCONV;
   set.z0 = res->z;
-  for (int k = first; k < SIM_FINISH_ROUNDS && rc == CPK_ENOCONV; k++) {
-    if (k > first) { /* the last round was solved: go on from its answer */
+  for (int k = skip; k < SIM_FINISH_ROUNDS && rc == CPK_ENOCONV; k++) {
+    if (k > skip) { /* the last round was solved: go on from its answer */
       memcpy(z1, r->z, p->n * sizeof *z1);
       set.z0 = z1;
     }
@@ -338,14 +361,17 @@ static int finish_rounds(cpk_world *w, const cpk_problem *p, const cpk_problem *
       rc = rs;
       break;
     }
-    o->iterations += r->iterations; /* the work counts whether or not it finishes */
+    o->c.iterations += r->iterations; /* the work counts whether or not it finishes */
     if (r->status != CPK_STATUS_SOLVED) break;
     rs = physics_ok(w, map, r->z, &last, e);
     if (!rs) rs = step_problem_solved(w, p, r->z, wp, &rp);
     if (rs == CPK_ENOMEM) rs = cpk_error_set(e, rs, "out of memory");
     if (rs != CPK_ENOCONV) rc = rs;
   }
-  if (!rc) finish_accept(res, r->z, wp, rp, p->n, o);
+  if (!rc) {
+    take_answer(res, r, wp, rp, cpk_problem_tolerance(p, w->settings.solve.tol), o);
+    o->c.finishes++;
+  }
   cpk_result_free(r);
   free(wp);
   return rc;
@@ -386,29 +412,44 @@ static int physics_finish(cpk_world *w, const step_contacts *sc, const cpk_probl
 }
 
 /*
- * What the finishing's outcome rc (error e) means for the step: CPK_OK (finished) and
- * CPK_ENOCONV (not finished) as they are. An error of a finishing attempt (its solve,
- * its compile, the check) is the attempt's failure, not the step's: the step goes on as
- * if it had not finished (the check's fallback, or the solve's own failure); it is
- * counted and its message kept (cpk_sim_step_info.finish_errors, finish_message; a line
- * in the solve log when verbose) and CPK_ENOCONV returned. Only running out of memory
- * ends the step (CPK_ENOMEM, e into err): the step's own paths need memory too.
+ * What the outcome rc (error e) of a finishing attempt, or of the check's fallback solve
+ * (fallback: its solver's name; NULL for the finishing), means for the step: CPK_OK
+ * (finished) and CPK_ENOCONV (not finished) as they are. An error of such an attempt
+ * (its solve, its compile, the check) is the attempt's failure, not the step's: the step
+ * goes on as if it had not finished (the check's fallback, or the solve's own failure);
+ * it is counted and its message kept (cpk_sim_step_info.finish_errors, finish_message; a
+ * line in the solve log when verbose) and CPK_ENOCONV returned. When the step then fails
+ * all the same, run_step names the first of them in the step's error (note_finish_errors).
+ * Only running out of memory ends the step (CPK_ENOMEM, e into err): the step's own paths
+ * need memory too.
  */
-static int finish_outcome(const cpk_world *w, int rc, const cpk_error *e, solve_out *o,
-                          cpk_error *err)
+static int finish_outcome(const cpk_world *w, int rc, const cpk_error *e, const char *fallback,
+                          solve_out *o, cpk_error *err)
 {
   const cpk_settings *S = &w->settings.solve;
+  const char *who = fallback ? fallback : "", *sep = fallback ? " (the check's fallback): " : "";
   if (rc == CPK_OK || rc == CPK_ENOCONV) return rc;
-  if (rc == CPK_ENOMEM) {
-    if (err) *err = *e;
-    return rc;
-  }
-  if (!o->finish_errors++)
-    snprintf(o->finish_message, sizeof o->finish_message, "t = %g: %s: %.150s", w->time,
-             cpk_errname(rc), e->message);
-  if (S->verbose) fprintf(S->log ? S->log : stderr, "finishing at t = %g failed (%s: %s); "
-                          "the step goes on without it\n", w->time, cpk_errname(rc), e->message);
+  if (rc == CPK_ENOMEM)
+    return cpk_error_set(err, rc, "t = %g: %s%s%s", w->time, who, sep, e->message);
+  if (!o->c.finish_errors++)
+    snprintf(o->c.finish_message, sizeof o->c.finish_message, "t = %g: %s: %s%s%.150s", w->time,
+             cpk_errname(rc), who, sep, e->message);
+  if (S->verbose) fprintf(S->log ? S->log : stderr, "%s%s at t = %g failed (%s: %s); the step "
+                          "goes on without it\n", fallback ? "the check's fallback " : "finishing",
+                          who, w->time, cpk_errname(rc), e->message);
   return CPK_ENOCONV;
+}
+
+/* A step that fails after a finishing attempt (or the check's fallback) ended in an error:
+ * the step's error names the first of them, since a failed step reaches no step callback
+ * (cpk_scene_run) and its info may go unread. The code stays the step's own. */
+static void note_finish_errors(const solve_out *o, cpk_error *err)
+{
+  if (!err || !o->c.finish_errors) return;
+  const char *d = strstr(o->c.finish_message, ": "); /* past "t = T", which the step's has */
+  size_t len = strlen(err->message);
+  snprintf(err->message + len, sizeof err->message - len, "; the finishing failed: %s",
+           d ? d + 2 : o->c.finish_message);
 }
 
 /* A solve that stopped short of the tolerance (stalled, iteration limit, after the
@@ -429,24 +470,13 @@ static int finish_stopped(cpk_world *w, const step_contacts *sc, const cpk_probl
   int rc = physics_ok(w, map, res->z, &ck, &e);
   if (rc == CPK_OK || rc == CPK_ENOCONV)
     rc = physics_finish(w, sc, p, map, res->solver, res, o, &ck, &e);
-  return finish_outcome(w, rc, &e, o, err);
-}
-
-/* The answer of r (solved) as the step's: res holds it whole (z, w, residual, status,
- * message, solver), so the step's result describes the answer kept. */
-static void keep_answer(cpk_result *res, const cpk_result *r, size_t n, solve_out *o)
-{
-  memcpy(res->z, r->z, n * sizeof *res->z);
-  memcpy(res->w, r->w, n * sizeof *res->w);
-  res->residual = o->residual = r->residual;
-  res->status = o->status = r->status;
-  res->solver = r->solver;
-  memcpy(res->message, r->message, sizeof res->message);
+  return finish_outcome(w, rc, &e, NULL, o, err);
 }
 
 /* The check's fallback: `fb` solves p again from the step's start z0; its answer is kept
  * (CPK_OK) when it is solved and passes the check, else CPK_ENOCONV (res untouched). Its
- * iterations count either way. A solve error other than memory is an answer no better. */
+ * iterations count either way. An error of its solve other than memory is an answer no
+ * better, counted as a finishing attempt's (finish_outcome). */
 static int check_fallback(cpk_world *w, const cpk_problem *p, const cpk_varmap *map,
                           const double *z0, const char *fb, cpk_result *res, solve_out *o,
                           cpk_error *err)
@@ -454,22 +484,17 @@ static int check_fallback(cpk_world *w, const cpk_problem *p, const cpk_varmap *
   cpk_settings set = w->settings.solve;
   cpk_result *r2 = NULL;
   cpk_physics_check ck2;
+  cpk_error e = {CPK_OK, ""};
   set.z0 = z0;
-  int rc = cpk_result_alloc(p->n, &r2);
-  if (!rc) rc = cpk_solve(p, fb, &set, r2, NULL);
-  if (rc == CPK_ENOMEM) {
-    cpk_result_free(r2);
-    return cpk_error_set(err, rc, "out of memory");
-  }
-  if (rc) { /* another error of the solve: an answer no better */
-    rc = CPK_ENOCONV;
-  } else {
-    o->iterations += r2->iterations; /* the attempt's work counts, kept or not */
+  if (cpk_result_alloc(p->n, &r2)) return cpk_error_set(err, CPK_ENOMEM, "out of memory");
+  int rc = finish_outcome(w, cpk_solve(p, fb, &set, r2, &e), &e, fb, o, err);
+  if (!rc) {
+    o->c.iterations += r2->iterations; /* the attempt's work counts, kept or not */
     rc = r2->status == CPK_STATUS_SOLVED ? physics_ok(w, map, r2->z, &ck2, err) : CPK_ENOCONV;
   }
   if (!rc) {
-    keep_answer(res, r2, p->n, o);
-    o->fallbacks++;
+    take_answer(res, r2, NULL, 0, 0, o);
+    o->c.fallbacks++;
   }
   cpk_result_free(r2);
   return rc;
@@ -490,7 +515,8 @@ static int physics_check(cpk_world *w, const step_contacts *sc, const cpk_proble
   const char *solver = res->solver ? res->solver : pick_solver(sc->form_solver, p);
   int rc = physics_ok(w, map, res->z, &ck, err);
   if (rc == CPK_ENOCONV)
-    rc = finish_outcome(w, physics_finish(w, sc, p, map, solver, res, o, &ck, &e), &e, o, err);
+    rc = finish_outcome(w, physics_finish(w, sc, p, map, solver, res, o, &ck, &e), &e, NULL, o,
+                       err);
   const char *fb = step_fallback(w, p);
   if (rc == CPK_ENOCONV && fb[0] && strcmp(fb, solver) != 0 &&
       cpk_solver_accepts(cpk_solver_find(fb), p)) {
@@ -502,8 +528,8 @@ static int physics_check(cpk_world *w, const step_contacts *sc, const cpk_proble
     return cpk_error_set(err, CPK_ENOCONV, "t = %g: the answer of %s fails the physical check: "
                          "%.120s (a tighter tolerance or another solver may pass; "
                          "physics_continue takes such steps)", w->time, solver, ck.message);
-  if (!o->physics_failures++)
-    snprintf(o->physics_message, sizeof o->physics_message, "t = %g, %s: %.160s", w->time,
+  if (!o->c.physics_failures++)
+    snprintf(o->c.physics_message, sizeof o->c.physics_message, "t = %g, %s: %.160s", w->time,
              solver, ck.message);
   return CPK_OK;
 }
@@ -523,7 +549,7 @@ static int solve_compiled(cpk_world *w, const cpk_body *pose, const sim_geom *g,
   primary = primary && w->settings.reuse;
   int rc = primary ? cached_compile(w, pose, g, ng, psi, solver, &z0, err)
                    : compile_step(w, pose, g, ng, psi, solver, &prob, &map, &z0, err);
-  o->compiles += primary ? (int)(w->cache.compiles - before) : 1;
+  o->c.compiles += primary ? (int)(w->cache.compiles - before) : 1;
   if (!rc && primary) {
     prob = w->cache.prob;
     map = w->cache.map;
@@ -532,16 +558,16 @@ static int solve_compiled(cpk_world *w, const cpk_body *pose, const sim_geom *g,
     rc = cpk_result_alloc(cpk_varmap_n(map), &res);
   }
   double t1 = cpk_wtime();
-  o->compile_s += t1 - t0;
+  o->c.compile_s += t1 - t0;
   if (!rc) {
-    rc = sim_solve(w, prob, z0, pick_solver(solver, prob), ng, NULL, res, &o->iterations,
-                   &o->fallbacks, err);
+    rc = sim_solve(w, prob, z0, pick_solver(solver, prob), ng, NULL, res, &o->c.iterations,
+                   &o->c.fallbacks, err);
     o->status = res->status;
     o->residual = res->residual;
   }
   step_contacts sc = {pose, g, ng, psi, solver};
   if (rc == CPK_ENOCONV) rc = finish_stopped(w, &sc, prob, map, res, o, err);
-  o->solver_s += cpk_wtime() - t1;
+  o->c.solver_s += cpk_wtime() - t1;
   if (!rc) rc = physics_check(w, &sc, prob, map, z0, res, o, err);
   if (!rc) rc = read_back(map, res->z, ng, o, err);
   if (!primary) { /* else z0 is the world's */
@@ -567,7 +593,7 @@ static int solve_system(cpk_world *w, const cpk_body *pose, const sim_geom *g, s
       cpk_compile_form_for_solver(model, fb, f) == cpk_compile_form_for_solver(model, solver, f))
     return rc;
   rc = solve_compiled(w, pose, g, ng, psi, fb, 0, o, err);
-  o->fallbacks += rc == CPK_OK;
+  o->c.fallbacks += rc == CPK_OK;
   return rc;
 }
 
@@ -754,16 +780,7 @@ static int implicit_sweep(cpk_world *w, step_ws *s, double *change, cpk_error *e
   }
   if (rc) return rc == CPK_ENOMEM ? cpk_error_set(err, rc, "out of memory") : rc;
   for (size_t c = 0; c < s->ng; c++) s->psi[c] = s->g[c].gap - h * normal_velocity(s->pose, &s->g[c]);
-  o2.iterations = s->o.iterations;
-  o2.fallbacks = s->o.fallbacks;
-  o2.physics_failures = s->o.physics_failures;
-  o2.finishes = s->o.finishes;
-  o2.finish_errors = s->o.finish_errors;
-  memcpy(o2.finish_message, s->o.finish_message, sizeof o2.finish_message);
-  o2.compile_s = s->o.compile_s;
-  o2.compiles = s->o.compiles;
-  o2.solver_s = s->o.solver_s;
-  memcpy(o2.physics_message, s->o.physics_message, sizeof o2.physics_message);
+  o2.c = s->o.c; /* the step's counts go on */
   if (s->ng == 0) {
     free_velocity(w, s->dof, o2.vplus);
     o2.status = CPK_STATUS_SOLVED;
@@ -825,18 +842,19 @@ static int run_step(cpk_world *w, step_ws *s, cpk_sim_step_info *info, cpk_error
                              change <= w->settings.implicit_tol * scale;
   info->status = s->o.status;
   info->residual = s->o.residual;
-  info->iterations = s->o.iterations;
-  info->fallbacks = s->o.fallbacks;
-  info->physics_failures = s->o.physics_failures;
-  info->finishes = s->o.finishes;
-  info->finish_errors = s->o.finish_errors;
-  memcpy(info->finish_message, s->o.finish_message, sizeof info->finish_message);
+  info->iterations = s->o.c.iterations;
+  info->fallbacks = s->o.c.fallbacks;
+  info->physics_failures = s->o.c.physics_failures;
+  info->finishes = s->o.c.finishes;
+  info->finish_errors = s->o.c.finish_errors;
+  memcpy(info->finish_message, s->o.c.finish_message, sizeof info->finish_message);
   info->detect_time_s = s->detect_s;
-  info->compile_time_s = s->o.compile_s;
-  info->solver_time_s = s->o.solver_s;
-  info->compiles = s->o.compiles;
-  memcpy(info->physics_message, s->o.physics_message, sizeof info->physics_message);
+  info->compile_time_s = s->o.c.compile_s;
+  info->solver_time_s = s->o.c.solver_s;
+  info->compiles = s->o.c.compiles;
+  memcpy(info->physics_message, s->o.c.physics_message, sizeof info->physics_message);
   if (!rc) rc = commit(w, s, err);
+  if (rc) note_finish_errors(&s->o, err);
   return rc;
 }
 

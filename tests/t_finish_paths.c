@@ -1,17 +1,16 @@
-/* t_finish_paths.c: the stepper's finishing phase and the physical check's fallback on seed 003's tilted ellipsoid (elliptic-torsional): an answer solved on the finishing problem starts at the tightened round, every attempt's iterations are counted, an error of a finishing attempt falls back to the step's own paths, and running out of memory fails the step. */
+/* t_finish_paths.c: the stepper's finishing phase and the physical check's fallback on seed 003's tilted ellipsoid (elliptic-torsional): an answer solved on the finishing problem starts at the tightened round, every attempt's iterations are counted, an error of a finishing attempt (or of the check's fallback) is counted and falls back to the step's own paths, a step that fails all the same names it in its error, and running out of memory fails the step. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cpkit/cpkit.h>
 #include "testlib.h"
+#include "tilted_scene.h"
 
-#define SCENE "seed003-ellipsoid-tilted"
 /* Steps (0-based, the step taken after that many) of the scene on this commit whose
  * answers fail the physical check (measured: `finishes` or `physics_failures`). */
 #define STEP_EXACT 1778   /* bdnewton, exact_scales = 1: solved, fails the check */
 #define STEP_DEFAULT 1771 /* bdnewton (and ipm), default scales: solved, fails the check */
 #define STEP_IPM_FB 1772  /* ipm, physics_finish = 0: its fallback bdnewton stops unsolved */
-#define FEW_ITERATIONS 5  /* bdnewton stops short at the landing with it (t_tilted_landing) */
 
 /* ---- a linear solver that watches the solvers' allocations ------------------------ */
 
@@ -23,6 +22,7 @@
 static struct spy {
   long allocs;
   int fail_next_alloc; /* 1: the next alloc returns fail_code */
+  int fail_all;        /* 1: the failure stays armed (every later alloc fails) */
   int fail_code;       /* CPK_ELINSYS (world_at), or CPK_ENOMEM */
   int halve;           /* 1: the instances allocated from now on halve their solutions */
 } spy;
@@ -38,7 +38,7 @@ static int spy_alloc(void **state, size_t n)
   spy_state *s;
   spy.allocs++;
   if (spy.fail_next_alloc) {
-    spy.fail_next_alloc = 0;
+    spy.fail_next_alloc = spy.fail_all;
     return spy.fail_code;
   }
   if (!(s = calloc(1, sizeof *s))) return CPK_ENOMEM;
@@ -110,29 +110,18 @@ static int on_iteration(const cpk_iteration_info *info, void *data)
 
 /* ---- the scene --------------------------------------------------------------------- */
 
-enum { EXACT = 1, NO_FINISH = 2, CONTINUE = 4, FEW = 8 };
-
-/* The scene with elliptic-torsional, `solver` and `fallback` ("" none), set up by flags,
- * through the spy and the callback, stepped `steps` times (NULL when that fails). */
+/* The scene with elliptic-torsional, `solver` and `fallback` ("" none), set up by flags
+ * (TILTED_*), through the spy and the callback, stepped `steps` times (NULL when that
+ * fails). */
 static cpk_world *world_at(const char *solver, const char *fallback, int flags, int steps,
                            cpk_scene **sc, cpk_error *err)
 {
-  char path[4096];
   cpk_world *w = NULL;
   memset(&spy, 0, sizeof spy);
   spy.fail_code = CPK_ELINSYS;
   memset(&watch, 0, sizeof watch);
-  snprintf(path, sizeof path, "%s/../examples/" SCENE ".scene.json",
-           getenv("CPK_TEST_SRCDIR") ? getenv("CPK_TEST_SRCDIR") : ".");
-  if (cpk_scene_read_file(path, sc, err)) return NULL;
-  cpk_sim_settings *ss = cpk_scene_settings(*sc);
-  snprintf(ss->model, sizeof ss->model, "elliptic-torsional");
-  snprintf(ss->solver, sizeof ss->solver, "%s", solver);
-  snprintf(ss->fallback, sizeof ss->fallback, "%s", fallback);
-  ss->compile.exact_scales = (flags & EXACT) != 0;
-  ss->physics_finish = !(flags & NO_FINISH);
-  ss->physics_continue = (flags & CONTINUE) != 0;
-  if (flags & FEW) ss->solve.max_iter = FEW_ITERATIONS;
+  cpk_sim_settings *ss = tilted_scene(solver, fallback, flags, sc, err);
+  if (!ss) return NULL;
   ss->solve.linsys = &spy_type;
   ss->solve.callback = on_iteration;
   if (cpk_scene_world(*sc, &w, err)) return NULL;
@@ -168,7 +157,7 @@ static void test_solved_answer_starts_tightened(void)
   cpk_scene *sc = NULL;
   cpk_error err = {0, ""};
   cpk_sim_step_info info;
-  cpk_world *w = world_at("bdnewton", "", EXACT, STEP_EXACT, &sc, &err);
+  cpk_world *w = world_at("bdnewton", "", TILTED_EXACT, STEP_EXACT, &sc, &err);
   int rc = w ? step(w, &info, 1, 0, 1, &err) : CPK_EINVAL;
   long solves = spy.allocs - watch.allocs_at_arm;
   t_ok(!rc && info.finishes == 1 && info.physics_failures == 0,
@@ -192,7 +181,8 @@ static void test_fallback_iterations_counted(void)
   cpk_scene *sc = NULL;
   cpk_error err = {0, ""};
   cpk_sim_step_info info;
-  cpk_world *w = world_at("ipm", "bdnewton", NO_FINISH | CONTINUE, STEP_IPM_FB, &sc, &err);
+  cpk_world *w = world_at("ipm", "bdnewton", TILTED_NO_FINISH | TILTED_CONTINUE, STEP_IPM_FB, &sc,
+                          &err);
   int rc = w ? step(w, &info, 0, 0, 0, &err) : CPK_EINVAL;
   t_ok(!rc && info.physics_failures == 1 && info.fallbacks == 0 && watch.calls > 50,
        "ipm, step %d: fails the check, bdnewton's answer is not kept either (%ld iterations "
@@ -215,7 +205,7 @@ static void test_finish_error_falls_back(void)
   static const struct {
     const char *fallback;
     int flags;
-  } cases[2] = {{"fbnewton", 0}, {"", CONTINUE}};
+  } cases[2] = {{"fbnewton", 0}, {"", TILTED_CONTINUE}};
   for (int c = 0; c < 2; c++) {
     cpk_scene *sc = NULL;
     cpk_error err = {0, ""};
@@ -224,12 +214,12 @@ static void test_finish_error_falls_back(void)
     int rc = w ? step(w, &info, 1, 1, 0, &err) : CPK_EINVAL;
     t_ok(!rc, "bdnewton, step %d, the finishing solve fails with an error, fallback '%s'%s: the "
          "step is taken (%s)", STEP_DEFAULT, cases[c].fallback,
-         cases[c].flags & CONTINUE ? ", physics_continue" : "", rc ? err.message : "");
+         cases[c].flags & TILTED_CONTINUE ? ", physics_continue" : "", rc ? err.message : "");
     t_ok(!rc && info.finish_errors == 1 && strstr(info.finish_message, "CPK_ELINSYS") &&
              info.finishes == 0,
          "the error is counted and reported: %d, '%s'", rc ? -1 : info.finish_errors,
          rc ? "" : info.finish_message);
-    if (cases[c].flags & CONTINUE)
+    if (cases[c].flags & TILTED_CONTINUE)
       t_ok(!rc && info.physics_failures == 1, "the step's own answer is taken and counted as "
            "failing the check (%d)", rc ? -1 : info.physics_failures);
     else
@@ -238,6 +228,33 @@ static void test_finish_error_falls_back(void)
     cpk_world_free(w);
     cpk_scene_free(sc);
   }
+}
+
+/*
+ * Review finding F1 (finfix2): with the linear solver failing from the step's solve on,
+ * the finishing solve and the check's fallback (fbnewton) both end in CPK_ELINSYS and the
+ * step fails the check (CPK_ENOCONV). Both errors are counted, and the step's error, the
+ * only thing a run that stops on it reports (cpk_scene_run calls no step callback on a
+ * failed step), names the first: the finishing's.
+ */
+static void test_failed_step_names_finish_error(void)
+{
+  cpk_scene *sc = NULL;
+  cpk_error err = {0, ""};
+  cpk_sim_step_info info;
+  cpk_world *w = world_at("bdnewton", "fbnewton", 0, STEP_DEFAULT, &sc, &err);
+  spy.fail_all = 1;
+  int rc = w ? step(w, &info, 1, 1, 0, &err) : CPK_EINVAL;
+  t_ok(rc == CPK_ENOCONV && strstr(err.message, "physical check"),
+       "bdnewton, step %d, every later linear solver fails: the step fails the check (%s: %s)",
+       STEP_DEFAULT, cpk_errname(rc), err.message);
+  t_ok(rc == CPK_ENOCONV && strstr(err.message, "; the finishing failed: CPK_ELINSYS: "),
+       "the step's error names the finishing's error");
+  t_ok(rc == CPK_ENOCONV && info.finish_errors == 2 && strstr(info.finish_message, "CPK_ELINSYS"),
+       "the finishing's and the check fallback's errors are counted (%d: %s)", info.finish_errors,
+       info.finish_message);
+  cpk_world_free(w);
+  cpk_scene_free(sc);
 }
 
 /*
@@ -250,7 +267,7 @@ static void test_finish_out_of_memory(void)
   cpk_scene *sc = NULL;
   cpk_error err = {0, ""};
   cpk_sim_step_info info;
-  cpk_world *w = world_at("bdnewton", "fbnewton", CONTINUE, STEP_DEFAULT, &sc, &err);
+  cpk_world *w = world_at("bdnewton", "fbnewton", TILTED_CONTINUE, STEP_DEFAULT, &sc, &err);
   double t = w ? cpk_world_time(w) : -1;
   spy.fail_code = CPK_ENOMEM;
   int rc = w ? step(w, &info, 1, 1, 0, &err) : CPK_EINVAL;
@@ -272,7 +289,7 @@ static void test_stopped_finish_error(void)
   cpk_scene *sc = NULL;
   cpk_error err = {0, ""};
   cpk_sim_step_info info;
-  cpk_world *w = world_at("bdnewton", "", FEW | NO_FINISH, 0, &sc, &err);
+  cpk_world *w = world_at("bdnewton", "", TILTED_FEW | TILTED_NO_FINISH, 0, &sc, &err);
   int k = 0, rc = w ? CPK_OK : CPK_EINVAL;
   for (; !rc && k < 10000; k++) rc = cpk_world_step(w, NULL, &err);
   cpk_world_free(w);
@@ -280,9 +297,9 @@ static void test_stopped_finish_error(void)
   int stop = k - 1; /* the step that stopped without the finishing phase */
   t_ok(rc == CPK_ENOCONV && stop > 1000, "max_iter 5, physics_finish = 0: step %d stops short (%s)",
        stop, err.message);
-  w = world_at("bdnewton", "", FEW, stop, &sc, &err);
+  w = world_at("bdnewton", "", TILTED_FEW, stop, &sc, &err);
   double t = w ? cpk_world_time(w) : -1;
-  rc = w ? step(w, &info, FEW_ITERATIONS, 1, 0, &err) : CPK_EINVAL; /* after its last */
+  rc = w ? step(w, &info, TILTED_FEW_ITERATIONS, 1, 0, &err) : CPK_EINVAL; /* after its last */
   t_ok(rc == CPK_ENOCONV && strstr(err.message, "max_iterations") && info.finish_errors == 1,
        "with the finishing failing with an error: the stopped solve's failure (%s: %s), the "
        "error counted (%d)", cpk_errname(rc), err.message, info.finish_errors);
@@ -297,6 +314,7 @@ int main(void)
   test_fallback_iterations_counted();
   test_finish_error_falls_back();
   test_stopped_finish_error();
+  test_failed_step_names_finish_error();
   test_finish_out_of_memory();
   return t_done();
 }

@@ -5,8 +5,8 @@
 #include <string.h>
 #include <cpkit/cpkit.h>
 #include "testlib.h"
+#include "tilted_scene.h"
 
-#define SCENE "seed003-ellipsoid-tilted"
 #define MU 0.4      /* the scene's material: mu, e_t = e_o = 1, e_r */
 #define E_R 0.04
 #define MASS 1.0
@@ -17,24 +17,11 @@
 #define STEPS_IPM_EXACT 6000 /* t = 0.6: ipm with exact_scales = 1 stopped at 0.541 on 55f5e22 */
 #define STEPS_ALL 10000      /* t = 1, the scene's duration */
 
-/* How a run is set up: compile.exact_scales, physics_finish off, an iteration limit. */
-enum { RUN_EXACT = 1, RUN_NO_FINISH = 2, RUN_FEW_ITERATIONS = 4 };
-#define FEW_ITERATIONS 5 /* bdnewton stops short at t = 0.1763 with it */
-
-/* The scene with elliptic-torsional and `solver`, set up by flags (RUN_*). */
+/* The scene with elliptic-torsional and `solver`, set up by flags (TILTED_*). */
 static cpk_world *world_with(const char *solver, int flags, cpk_scene **sc, cpk_error *err)
 {
-  char path[4096];
   cpk_world *w = NULL;
-  snprintf(path, sizeof path, "%s/../examples/" SCENE ".scene.json",
-           getenv("CPK_TEST_SRCDIR") ? getenv("CPK_TEST_SRCDIR") : ".");
-  if (cpk_scene_read_file(path, sc, err)) return NULL;
-  cpk_sim_settings *ss = cpk_scene_settings(*sc);
-  snprintf(ss->model, sizeof ss->model, "elliptic-torsional");
-  snprintf(ss->solver, sizeof ss->solver, "%s", solver);
-  ss->compile.exact_scales = (flags & RUN_EXACT) != 0;
-  ss->physics_finish = !(flags & RUN_NO_FINISH);
-  if (flags & RUN_FEW_ITERATIONS) ss->solve.max_iter = FEW_ITERATIONS;
+  if (!tilted_scene(solver, NULL, flags, sc, err)) return NULL;
   return cpk_scene_world(*sc, &w, err) ? NULL : w;
 }
 
@@ -225,8 +212,8 @@ static void friction_checked(const char *what, const run_out *o)
 static void run(const char *solver, int flags, int steps)
 {
   char what[64];
-  snprintf(what, sizeof what, "%s%s%s", solver, flags & RUN_EXACT ? ", exact_scales = 1" : "",
-           flags & RUN_FEW_ITERATIONS ? ", max_iter 5" : "");
+  snprintf(what, sizeof what, "%s%s%s", solver, flags & TILTED_EXACT ? ", exact_scales = 1" : "",
+           flags & TILTED_FEW ? ", max_iter 5" : "");
   run_out o = run_with(solver, flags, steps, -1);
   t_ok(o.ok && o.steps == steps, "%s: %d steps to t = %g, every answer passes the physical check (%s)",
        what, o.steps, o.steps * 1e-4, o.ok ? "" : o.err.message);
@@ -242,15 +229,15 @@ static void run(const char *solver, int flags, int steps)
  * friction checked independently. */
 static void stopped_solve_finished(void)
 {
-  run_out off = run_with("bdnewton", RUN_FEW_ITERATIONS | RUN_NO_FINISH, STEPS_ALL, -1);
+  run_out off = run_with("bdnewton", TILTED_FEW | TILTED_NO_FINISH, STEPS_ALL, -1);
   int k = off.steps - 1;
   t_ok(!off.ok && k > 1000 && strstr(off.err.message, "max_iterations"),
        "bdnewton, max_iter 5, physics_finish = 0: stops at step %d, its solve short of the "
        "tolerance (%s)", k, off.err.message);
-  run_out on = run_with("bdnewton", RUN_FEW_ITERATIONS, STEPS_ALL, k);
+  run_out on = run_with("bdnewton", TILTED_FEW, STEPS_ALL, k);
   t_ok(on.probe_finishes == 1, "the same with the finishing phase: step %d's stopped solve finished "
        "(%d)", k, on.probe_finishes);
-  run("bdnewton", RUN_FEW_ITERATIONS, STEPS_ALL);
+  run("bdnewton", TILTED_FEW, STEPS_ALL);
 }
 
 int main(void)
@@ -262,8 +249,8 @@ int main(void)
   /* bdnewton's solve stalls at t = 0.8947 and is finished */
   run("bdnewton", 0, STEPS_ALL);
   /* the finishing phase with exact scales already set runs on the step's own problem */
-  run("bdnewton", RUN_EXACT, STEPS);
-  run("ipm", RUN_EXACT, STEPS_IPM_EXACT);
+  run("bdnewton", TILTED_EXACT, STEPS);
+  run("ipm", TILTED_EXACT, STEPS_IPM_EXACT);
   stopped_solve_finished();
   return t_done();
 }

@@ -165,7 +165,7 @@ CPK_API void cpk_sim_settings_default(cpk_sim_settings *s);
  * "kelvin-voigt-implicit" (seed 003's geometrically implicit compliant step).
  * "kelvin-voigt-implicit" has no physical check and no finishing phase
  * (physics_continue, physics_finish and cpk_sim_step_info.physics_failures,
- * finishes do not apply): its step is solved on the residual alone. The check
+ * finishes, finish_errors do not apply): its step is solved on the residual alone. The check
  * (cpk_varmap_check) reads a cpk_varmap, the layout of the linearised models;
  * this model compiles through its own map (cpk_implicit_map: closest points,
  * deflections, a contact frame that moves with the unknowns), for which no
@@ -248,18 +248,28 @@ typedef struct cpk_sim_step_info {
   int finishes;             /**< solves of the step whose answer the finishing phase replaced
                                  (cpk_sim_settings.physics_finish): answers that failed the
                                  physical check, or solves that stopped short, made to pass */
-  int finish_errors;        /**< finishing attempts that ended in an error (of their solve,
-                                 their compile or the check; not memory, which fails the
-                                 step with CPK_ENOMEM): the step went on as if they had not
-                                 finished (the check's fallback, or the solve's failure) */
-  char finish_message[200]; /**< the error of the first of them ("t = T: CPK_E...: detail") */
+  int finish_errors;        /**< finishing attempts and solves of the check's fallback that
+                                 ended in an error (of their solve, their compile or the
+                                 check; not memory, which fails the step with CPK_ENOMEM):
+                                 the step went on as if they had not finished (the check's
+                                 fallback, or the solve's failure); when the step fails all
+                                 the same, its error message names the first of them */
+  char finish_message[200]; /**< the error of the first of them ("t = T: CPK_E...: detail";
+                                 the detail of the check's fallback starts with its solver) */
 } cpk_sim_step_info;
 
 /**
  * Advance the world by one step. On a solver failure the world is not moved,
  * info->status says why, and the call returns CPK_ENOCONV with a message
  * naming the time, the solver and its status (the caller decides whether to
- * stop). Errors in compiling return that error.
+ * stop). Errors in compiling the step's problem return that error. The
+ * finishing phase's attempts (cpk_sim_settings.physics_finish: their solves and
+ * the compile of the exactly scaled problem) and the check fallback's solve do
+ * not return theirs: an error other than CPK_ENOMEM is counted in
+ * info->finish_errors and the step goes on without that attempt; when the step
+ * then fails, it returns its own code (CPK_ENOCONV) and its message ends with
+ * "; the finishing failed: " and the first such error (code and detail).
+ * Running out of memory in them returns CPK_ENOMEM.
  */
 CPK_API int cpk_world_step(cpk_world *w, cpk_sim_step_info *info, cpk_error *err);
 
