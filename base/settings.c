@@ -21,6 +21,7 @@ void cpk_settings_default(cpk_settings *s)
   s->nsgs.local_tol = CPK_DEFAULT_NSGS_LOCAL_TOL;
   s->nsgs.local_max_iter = CPK_DEFAULT_NSGS_LOCAL_MAX_ITER;
   s->nsgs.polish = 1;
+  s->nsgs.handoff = CPK_DEFAULT_NSGS_HANDOFF;
   s->fcipm.step_fraction = CPK_DEFAULT_FCIPM_STEP;
   s->fcipm.refresh_ratio = CPK_DEFAULT_FCIPM_REFRESH;
   s->fcipm.linearize = 1;
@@ -63,6 +64,9 @@ static int validate_nsgs(const cpk_settings *s, cpk_error *err)
                          (long)CPK_MAX_NSGS_LOCAL_MAX_ITER, s->nsgs.local_max_iter);
   if (s->nsgs.polish != 0 && s->nsgs.polish != 1)
     return cpk_error_set(err, CPK_EINVAL, "nsgs polish must be 0 or 1 (got %d)", s->nsgs.polish);
+  if (!(s->nsgs.handoff >= 0.0 && s->nsgs.handoff < INFINITY))
+    return cpk_error_set(err, CPK_EINVAL, "nsgs handoff must be finite and >= 0 (got %g)",
+                         s->nsgs.handoff);
   return CPK_OK;
 }
 

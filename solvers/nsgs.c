@@ -6,6 +6,7 @@
 #include <cpkit/solver.h>
 #include <cpkit/util.h>
 #include "fc_local.h"
+#include "monitor.h"
 #include "nsgs_drift.h"
 #include "nsgs_polish.h"
 #include "resolve.h"
@@ -44,6 +45,7 @@
 #define NSGS_JUMP_MIN 2.0    /* a drift jump is worth at least this many sweeps */
 #define NSGS_JUMP_MAX 1e12   /* sweeps' worth beyond which the drift is taken as unbounded */
 #define NSGS_JUMP_WORSE 2.0  /* a jump that multiplies the residual by more is undone */
+#define NSGS_RATE_WINDOW 50  /* sweeps over which the rate that decides a hand-off is measured */
 
 typedef struct nsgs_state {
   size_t nc, dim;
@@ -73,6 +75,7 @@ typedef struct nsgs_counts {
   long polish_iterations; /* nsn's iterations in the finish (nsgs_polish.h), 0 if none ran */
   long polish_factorizations; /* and its factorizations of the Newton matrix */
   int polished;  /* the answer is nsn's */
+  long handoff;  /* sweep after which the finish was tried early (0: never) */
 } nsgs_counts;
 
 static long nsgs_default_max_iter(const cpk_problem *p) { return 1000; }
@@ -231,6 +234,7 @@ static void set_stats(cpk_result *r, const cpk_problem *p, long sweeps, const ns
   cpk_result_set_stat(r, "polish_iterations", (double)n->polish_iterations);
   cpk_result_set_stat(r, "polish_factorizations", (double)n->polish_factorizations);
   cpk_result_set_stat(r, "polished", (double)n->polished);
+  cpk_result_set_stat(r, "handoff_sweep", (double)n->handoff);
 }
 
 /*
@@ -310,8 +314,10 @@ static int polish(nsgs_state *S, const cpk_problem *p, const cpk_settings *s, cp
                   double *r, double res, cpk_result *out, nsgs_counts *n)
 {
   int solved = 0;
-  int rc = nsgs_polish(&S->polisher, p, s, mon, r, &res, &solved, &n->polish_iterations,
-                       &n->polish_factorizations);
+  long iterations = 0, factorizations = 0;
+  int rc = nsgs_polish(&S->polisher, p, s, mon, r, &res, &solved, &iterations, &factorizations);
+  n->polish_iterations += iterations; /* an early try (hand_off) and the last finish add up */
+  n->polish_factorizations += factorizations;
   if (rc) return rc;
   n->polished = solved;
   refresh_velocity(S, p, r);
@@ -326,6 +332,47 @@ static int polish(nsgs_state *S, const cpk_problem *p, const cpk_settings *s, cp
   return CPK_OK;
 }
 
+/*
+ * Every NSGS_RATE_WINDOW sweeps: 1 when the best residual's geometric rate over
+ * the last window says the sweeps left before max_iter cannot reach tol, by a
+ * factor settings.nsgs.handoff (on singular W, e.g. a pile of spheres, the rate
+ * is 0.1 % a sweep and 1000 sweeps end short anyway, then nsn finishes in 1-2
+ * iterations: the sweeps in between are wasted). *mark is the window's start.
+ */
+static int hopeless(const cpk_settings *s, const cpk_monitor *mon, long sweeps, double best_res,
+                    double tol, double *mark)
+{
+  if (sweeps % NSGS_RATE_WINDOW != 0) return 0;
+  double rate = best_res / *mark; /* over the window, <= 1: best_res never rises */
+  *mark = best_res;
+  if (sweeps == NSGS_RATE_WINDOW) return 0; /* the first window is the fast start: not the rate */
+  double left = (double)(mon->max_iter - sweeps);
+  if (!(rate < 1.0)) return 1;
+  double need = NSGS_RATE_WINDOW * log(tol / best_res) / log(rate);
+  return need > s->nsgs.handoff * left;
+}
+
+/*
+ * The finish tried before the sweeps end: kept when it solves; otherwise the
+ * sweeps go on from where they were (S->prev keeps it), so the solve ends no
+ * worse than without the try. 1 when solved.
+ */
+static int hand_off(nsgs_state *S, const cpk_problem *p, const cpk_settings *s, cpk_monitor *mon,
+                    double *z, double res, long sweeps, cpk_result *r, nsgs_counts *n, int *rc)
+{
+  n->handoff = sweeps;
+  memcpy(S->prev, z, p->n * sizeof *z);
+  r->status = CPK_STATUS_MAX_ITERATIONS; /* polish() says `solved` only when nsn solved */
+  *rc = polish(S, p, s, mon, z, res, r, n);
+  if (!*rc && r->status == CPK_STATUS_SOLVED) return 1;
+  r->status = CPK_STATUS_SOLVED;
+  r->message[0] = '\0';
+  n->polished = 0;
+  memcpy(z, S->prev, p->n * sizeof *z);
+  refresh_velocity(S, p, z);
+  return 0;
+}
+
 static int nsgs_solve(void *vs, const cpk_problem *p, const cpk_settings *s, cpk_monitor *mon,
                       cpk_result *r)
 {
@@ -333,13 +380,14 @@ static int nsgs_solve(void *vs, const cpk_problem *p, const cpk_settings *s, cpk
   double *z = r->z, tol = cpk_problem_tolerance(p, s->tol);
   double local_tol = fmin(s->nsgs.local_tol, NSGS_LOCAL_TOL_SHARE * s->tol);
   local_tol = cpk_problem_tolerance(p, local_tol);
-  nsgs_counts counts = {s->nsgs.omega, 0, 0, 0, 0.0, 0, 0, 0, 0};
+  nsgs_counts counts = {s->nsgs.omega, 0, 0, 0, 0.0, 0, 0, 0, 0, 0};
   int by_itself = 0; /* stopped by the iteration limit or a stall, not by the callback or the clock */
   nsgs_window window = {INFINITY, -INFINITY, INFINITY, INFINITY, 0};
   long sweeps = 0, best_sweep = 0; /* sweep of the last new best residual (or damping) */
   if (resolve_changed(&S->seen, p) & RESOLVE_VALUES) set_blocks(S, p);
   start_point(p, s, z);
-  double res = residual(S, p, z, tol, 1), first = res, best_res = res;
+  double res = residual(S, p, z, tol, 1), first = res, best_res = res, mark = res;
+  int try_handoff = s->nsgs.polish && s->nsgs.handoff > 0.0, rc = CPK_OK;
   memcpy(S->best, z, p->n * sizeof *z);
   memset(S->dprev, 0, p->n * sizeof *S->dprev);
   r->status = CPK_STATUS_SOLVED;
@@ -385,9 +433,17 @@ static int nsgs_solve(void *vs, const cpk_problem *p, const cpk_settings *s, cpk
                res, counts.degenerate);
       break;
     }
+    if (try_handoff && !(res <= tol) && hopeless(s, mon, sweeps, best_res, tol, &mark)) {
+      try_handoff = 0;
+      if (hand_off(S, p, s, mon, z, res, sweeps, r, &counts, &rc) || rc) break;
+    }
+  }
+  if (rc || counts.polished) {
+    set_stats(r, p, sweeps, &counts, S->u);
+    return rc;
   }
   if (r->status != CPK_STATUS_SOLVED) res = restore_best(S, p, z, best_res, res);
-  int rc = by_itself ? polish(S, p, s, mon, z, res, r, &counts) : CPK_OK;
+  rc = by_itself ? polish(S, p, s, mon, z, res, r, &counts) : CPK_OK;
   set_stats(r, p, sweeps, &counts, S->u);
   return rc;
 }

@@ -151,9 +151,10 @@ static void test_fcipm_slip_reversal(void)
  * problems of the thrown rod and box of issue 14 once they lie on the floor
  * (tests/data/cone/, written from cpkit simulate). The sweeps converge so
  * slowly along W's null space that 1000 of them end above the tolerance; nsgs
- * then finishes with nsn (nsgs_polish.c).
+ * then finishes with nsn (nsgs_polish.c), by default as soon as the sweeps'
+ * rate shows it (settings.nsgs.handoff), or after all 1000 with handoff 0.
  */
-static void test_nsgs_at_rest(const char *file)
+static void test_nsgs_at_rest(const char *file, double handoff)
 {
   cpk_problem *p = NULL;
   cpk_error err;
@@ -164,6 +165,7 @@ static void test_nsgs_at_rest(const char *file)
   cpk_result *r = NULL;
   cpk_settings_default(&s);
   s.tol = 1e-8;
+  s.nsgs.handoff = handoff;
   if (p && !cpk_result_alloc(p->n, &r) && cpk_solve(p, "nsgs", &s, r, &err)) {
     t_diag("nsgs: %s", err.message);
     cpk_result_free(r);
@@ -181,6 +183,9 @@ static void test_nsgs_at_rest(const char *file)
   t_ok(r && finish > 0.0 && sweeps > 0.0 && (double)r->iterations == sweeps + finish,
        "%s: iterations (%ld) = sweeps (%g) + nsn's finish (%g)", file, r ? r->iterations : -1L,
        sweeps, finish);
+  /* the rate says 1000 sweeps end short: handed over early (handoff), or all 1000 when 0 */
+  t_ok(r && (handoff > 0.0 ? sweeps < 1000.0 : sweeps == 1000.0),
+       "%s, handoff %g: %g sweeps before the finish", file, handoff, sweeps);
   cpk_result_free(r);
   cpk_problem_free(p);
 }
@@ -222,7 +227,9 @@ int main(void)
   test_nsn_warm();
   test_self_locking();
   test_fcipm_slip_reversal();
-  test_nsgs_at_rest("rod-at-rest-elliptic.cpk");
-  test_nsgs_at_rest("box-at-rest-elliptic.cpk");
+  for (int k = 0; k < 2; k++) { /* the default hand-off, and none (the sweeps run to max_iter) */
+    test_nsgs_at_rest("rod-at-rest-elliptic.cpk", k ? 0.0 : CPK_DEFAULT_NSGS_HANDOFF);
+    test_nsgs_at_rest("box-at-rest-elliptic.cpk", k ? 0.0 : CPK_DEFAULT_NSGS_HANDOFF);
+  }
   return t_done();
 }

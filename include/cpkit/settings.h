@@ -30,6 +30,7 @@ typedef int (*cpk_iteration_callback)(const cpk_iteration_info *info, void *data
 #define CPK_DEFAULT_NSGS_LOCAL_TOL 1e-12 /**< default of nsgs.local_tol */
 #define CPK_DEFAULT_NSGS_LOCAL_MAX_ITER 50 /**< default of nsgs.local_max_iter */
 #define CPK_MAX_NSGS_LOCAL_MAX_ITER 1000000 /**< largest nsgs.local_max_iter */
+#define CPK_DEFAULT_NSGS_HANDOFF 2.0 /**< default of nsgs.handoff */
 #define CPK_DEFAULT_FCIPM_STEP 0.99 /**< default of fcipm.step_fraction */
 #define CPK_DEFAULT_FCIPM_REFRESH 0.0 /**< default of fcipm.refresh_ratio */
 #define CPK_DEFAULT_NEWTON_PROXIMAL 1.0 /**< default of newton.proximal */
@@ -90,6 +91,7 @@ typedef struct cpk_settings {
     double local_tol;        /**< nsgs: target of the one-contact solver on the contact's natural map, relative to max(1, ||q||_inf) as tol is; tol / 10 is used when smaller (default 1e-12) */
     long local_max_iter;     /**< nsgs: Newton iterations of the one-contact solver per start (default 50, at most CPK_MAX_NSGS_LOCAL_MAX_ITER; its projection fallback gets 20 times as many) */
     int polish;              /**< nsgs: 1 (default) = when the sweeps end short of the tolerance by themselves (iteration limit, stall), finish with up to 50 iterations of the registered "nsn" (no restarts) from the best sweep; 0 = never */
+    double handoff;          /**< nsgs, with polish: every 50 sweeps, when the best residual's geometric rate over the last 50 says that reaching the tolerance takes more than handoff times the sweeps left before max_iter, run the finish at once; kept only when it solves, else the sweeps go on from where they were (one try a solve). 0 = never (sweeps run to max_iter); default CPK_DEFAULT_NSGS_HANDOFF */
   } nsgs;                    /**< nsgs's options */
   struct {
     double step_fraction;    /**< fcipm: fraction in (0, 1) of the way to the cones' boundary a step goes (default 0.99) */
