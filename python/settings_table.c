@@ -28,6 +28,7 @@ static const ext_setting table[] = {
     {"nsgs", "local_tol", FIELD(nsgs.local_tol), EXT_DOUBLE},
     {"nsgs", "local_max_iter", FIELD(nsgs.local_max_iter), EXT_LONG},
     {"nsgs", "polish", FIELD(nsgs.polish), EXT_INT},
+    {"nsgs", "handoff", FIELD(nsgs.handoff), EXT_DOUBLE},
     {"fcipm", "step_fraction", FIELD(fcipm.step_fraction), EXT_DOUBLE},
     {"fcipm", "refresh_ratio", FIELD(fcipm.refresh_ratio), EXT_DOUBLE},
     {"fcipm", "linearize", FIELD(fcipm.linearize), EXT_INT},

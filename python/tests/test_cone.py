@@ -34,6 +34,15 @@ def test_one_contact_separating(solver):
     assert r.solved and np.allclose(r.z, 0, atol=1e-9)
 
 
+def test_nsgs_handoff_setting():
+    # handoff = 0 keeps the sweeps to max_iter; a negative factor is refused by name
+    r = cpkit.solve_cone(np.eye(3), [-1.0, 2.0, 0.0], 0.5, solver="nsgs", handoff=0.0)
+    assert r.solved and np.allclose(r.reactions, [[1.0, -0.5, 0.0]], atol=1e-7)
+    with pytest.raises(cpkit.Error) as e:
+        cpkit.solve_cone(np.eye(3), [-1.0, 2.0, 0.0], 0.5, solver="nsgs", handoff=-1.0)
+    assert e.value.name == "CPK_EINVAL", str(e.value)
+
+
 def random_cone_problem(nc, dim, seed):
     rng = np.random.default_rng(seed)
     n = nc * dim
