@@ -91,7 +91,8 @@ static int symmetric(const cpk_csc *M)
         else
           hi = mid - 1;
       }
-      double scale = fmax(fabs(M->x[k]), fabs(other));
+      double a = fabs(M->x[k]), b = fabs(other);
+      double scale = a > b ? a : b; /* fmax without its library call (M is finite here) */
       if (fabs(M->x[k] - other) > 1e-12 * scale) return 0;
     }
   return 1;
