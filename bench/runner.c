@@ -1,4 +1,4 @@
-/* runner.c: one benchmark run in a child process: warm-up and timed repeats, wall-clock guard, peak memory, and the parent's check of the answer. */
+/* runner.c: one benchmark run in a child process (in the process under mpirun with a petsc backend): warm-up and timed repeats, wall-clock guard, peak memory, and the parent's check of the answer. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <math.h>
@@ -13,6 +13,7 @@
 #ifdef __linux__
 #include <sys/prctl.h>
 #endif
+#include <cpkit/parallel.h>
 #include <cpkit/util.h>
 #include "harness.h"
 
@@ -118,6 +119,12 @@ static int write_all(int fd, const void *buf, size_t len)
   return 0;
 }
 
+/* One finished solve: a byte that restarts the parent's guard (fd < 0: in the process, no guard). */
+static void heartbeat(int fd)
+{
+  if (fd >= 0 && write_all(fd, "T", 1)) _exit(3);
+}
+
 static double max_rss_kb(void)
 {
   struct rusage ru;
@@ -163,7 +170,7 @@ static void repeat_solves(int fd, const cpk_solver_type *shim, const cpk_problem
   s->callback = NULL; /* no tracing in timed runs */
   while (m < want && !rep->error) {
     times[m++] = timed_solve(shim, p, s, r, rep);
-    if (write_all(fd, "T", 1)) _exit(3);
+    heartbeat(fd);
   }
   cpk_result_free(r);
   if (rep->error) return;
@@ -188,18 +195,22 @@ static void start_runtime(const cpk_solver_type *T, const cpk_linsys_type *linsy
   if (petsc && cpk_linsys_alloc(cpk_linsys_petsc, 1, &ls) == CPK_OK) cpk_linsys_free(ls);
 }
 
-static void child_main(int fd, const cpk_solver_type *T, const cpk_bench_built *b,
-                       const cpk_bench_options *o, cpk_bench_trace *trace)
+/*
+ * The warm-up solve, with the trace, then the timed repeats: the report in rep,
+ * the answer in *out (the caller frees it). fd: the pipe to the parent, or -1 in
+ * the process. Returns CPK_ENOMEM when the result cannot be allocated.
+ */
+static int run_solves(int fd, const cpk_solver_type *T, const cpk_bench_built *b,
+                      const cpk_bench_options *o, cpk_bench_trace *trace, child_report *rep,
+                      cpk_result **out)
 {
   const cpk_problem *p = b->problem;
   cpk_solver_type shim = *T;
   child_ctx ctx = {T, -1, trace, 1};
-  child_report rep;
   cpk_settings s;
-  cpk_result *r = NULL;
-  memset(&rep, 0, sizeof rep);
+  memset(rep, 0, sizeof *rep);
   start_runtime(T, o->linsys);
-  rep.start_kb = max_rss_kb();
+  rep->start_kb = max_rss_kb();
   shim.alloc = shim_alloc, shim.solve = shim_solve, shim.free = shim_free;
   cpk_settings_default(&s);
   s.tol = o->tol, s.max_iter = o->max_iter, s.time_limit = o->time_limit;
@@ -208,15 +219,26 @@ static void child_main(int fd, const cpk_solver_type *T, const cpk_bench_built *
   s.callback = trace ? trace_cb : NULL;
   s.callback_data = &ctx;
   if (trace) trace->count = 0;
-  if (cpk_result_alloc(p->n, &r)) _exit(2);
-  rep.time_s = timed_solve(&shim, p, &s, r, &rep);
-  if (write_all(fd, "T", 1)) _exit(3);
-  rep.status = (int)r->status, rep.claimed = ctx.claimed, rep.iterations = r->iterations;
-  if (!rep.error && r->message[0]) snprintf(rep.message, sizeof rep.message, "%s", r->message);
-  repeat_solves(fd, &shim, p, &s, o, &rep);
-  rep.peak_kb = max_rss_kb();
+  if (cpk_result_alloc(p->n, out)) return CPK_ENOMEM;
+  cpk_result *r = *out;
+  rep->time_s = timed_solve(&shim, p, &s, r, rep);
+  heartbeat(fd);
+  rep->status = (int)r->status, rep->claimed = ctx.claimed, rep->iterations = r->iterations;
+  if (!rep->error && r->message[0]) snprintf(rep->message, sizeof rep->message, "%s", r->message);
+  repeat_solves(fd, &shim, p, &s, o, rep);
+  rep->peak_kb = max_rss_kb();
+  return CPK_OK;
+}
+
+static void child_main(int fd, const cpk_solver_type *T, const cpk_bench_built *b,
+                       const cpk_bench_options *o, cpk_bench_trace *trace)
+{
+  child_report rep;
+  cpk_result *r = NULL;
+  if (run_solves(fd, T, b, o, trace, &rep, &r)) _exit(2);
   if (write_all(fd, "R", 1) || write_all(fd, &rep, sizeof rep) ||
-      write_all(fd, r->z, p->n * sizeof *r->z) || (trace && write_all(fd, trace, sizeof *trace)))
+      write_all(fd, r->z, b->problem->n * sizeof *r->z) ||
+      (trace && write_all(fd, trace, sizeof *trace)))
     _exit(3);
   _exit(0); /* no atexit handlers, no flushing of the parent's stdio buffers */
 }
@@ -277,6 +299,8 @@ static int collect(pid_t pid, int fd, const cpk_bench_options *o, inbox *in, int
   }
 }
 
+static void record_from_report(const child_report *rep, cpk_bench_record *rec);
+
 /* Fill rec from a complete report; returns 0, or -1 if the report is not complete. */
 static int read_report(const inbox *in, const cpk_bench_built *b, cpk_bench_record *rec,
                        cpk_bench_trace *trace, double *z)
@@ -289,6 +313,13 @@ static int read_report(const inbox *in, const cpk_bench_built *b, cpk_bench_reco
   memcpy(&rep, in->data + at + 1, sizeof rep);
   memcpy(z, in->data + at + 1 + sizeof rep, n * sizeof(double)); /* the bytes are not aligned */
   if (trace) memcpy(trace, in->data + at + 1 + sizeof rep + n * sizeof(double), sizeof *trace);
+  record_from_report(&rep, rec);
+  return 0;
+}
+
+static void record_from_report(const child_report *r, cpk_bench_record *rec)
+{
+  child_report rep = *r;
   rec->status = rep.error ? CPK_BENCH_ERROR : rep.status;
   rec->claimed = rep.error ? CPK_BENCH_ERROR : rep.claimed;
   rec->error_code = rep.error;
@@ -298,7 +329,6 @@ static int read_report(const inbox *in, const cpk_bench_built *b, cpk_bench_reco
   rec->peak_mb = rep.peak_kb / 1024.0;
   rec->mem_mb = (rep.peak_kb - rep.start_kb) / 1024.0;
   snprintf(rec->message, sizeof rec->message, "%s", rep.message);
-  return 0;
 }
 
 static void record_failure(cpk_bench_record *rec, int status, const char *fmt, const char *what,
@@ -339,9 +369,35 @@ static void judge(pid_t pid, int killed, int ioerr, const inbox *in, const cpk_b
   free(z);
 }
 
+/*
+ * Under mpirun with a petsc backend every rank must take part in each solve, and
+ * MPI cannot be started afresh in a forked child: the solves run in this process,
+ * with no wall-clock guard (the time limit, agreed over the ranks, still stops
+ * them), one timed solve per run, and the process's whole peak as peak_MB.
+ */
+static int run_in_process(const cpk_solver_type *T, const cpk_bench_built *b,
+                          const cpk_bench_options *o, cpk_bench_record *rec,
+                          cpk_bench_trace *trace)
+{
+  child_report rep;
+  cpk_result *r = NULL;
+  cpk_bench_options one = *o;
+  one.repeat_below = 0.0; /* repeats decided by each rank's clock would part the ranks */
+  double t0 = cpk_wtime();
+  if (run_solves(-1, T, b, &one, trace, &rep, &r)) return CPK_ENOMEM;
+  record_from_report(&rep, rec);
+  if (rec->status != CPK_BENCH_ERROR) cpk_bench_verify(b->problem, r->z, rec);
+  if (b->merit && rec->status != CPK_BENCH_ERROR) rec->merit = b->merit(b->ctx, r->z);
+  if (!(rec->time_s >= 0)) rec->time_s = cpk_wtime() - t0;
+  cpk_result_free(r);
+  return CPK_OK;
+}
+
 int cpk_bench_run(const cpk_solver_type *T, const cpk_bench_built *b, const cpk_bench_options *o,
                   cpk_bench_record *rec, cpk_bench_trace *trace)
 {
+  if (cpk_linsys_is_distributed(o->linsys) && cpk_mpi_size() > 1)
+    return run_in_process(T, b, o, rec, trace);
   int fds[2];
   inbox in = {NULL, 0, 0};
   if (pipe(fds)) return CPK_EIO;

@@ -148,16 +148,27 @@ check "bench, 2 ranks: exit 0, one summary, rank 0's results file only" \
   -a ! -e "$tmp/own.bench.1"
 
 # cpkit bench --linsys petsc: on one rank (each solve in its forked child) ipm and nsn solve;
-# under mpirun it is refused (a forked child cannot join the MPI job), with exit 2 and why.
+# under mpirun every rank runs each solve in its own process (a forked child cannot join the
+# MPI job), collectively; rank 0 writes the records; --resume is refused there (exit 2).
 run bench "$tmp/lcp48.cpk" "$tmp/cone16.cpk" --solvers ipm,nsn --linsys petsc --repeat 1 \
   -o "$tmp/benchls.csv"
 check "bench --linsys petsc, 1 rank: exit 0, ipm on the LCP and nsn on the cone problem solved" \
   test "$st" -eq 0 -a "$(grep -c ',solved,solved,' "$tmp/benchls.csv" 2>/dev/null)" -eq 2
+for ls in petsc petsc-gmres; do
+  timeout 300 mpirun -np 2 --oversubscribe sh -c 'exec "$0" "$@" -o "$CPK_OUT.bls.$OMPI_COMM_WORLD_RANK"' \
+    "$CPKIT" bench "$tmp/lcp48.cpk" "$tmp/cone16.cpk" --solvers ipm,nsn --linsys $ls --repeat 3 \
+    >"$tmp/benchls.out" 2>"$tmp/benchls.err"
+  st=$?
+  check "bench --linsys $ls under mpirun -np 2: exit 0, both solved and verified, rank 0's file only" \
+    test "$st" -eq 0 -a "$(grep -c ',solved,solved,' "$tmp/own.bls.0" 2>/dev/null)" -eq 2 \
+    -a ! -e "$tmp/own.bls.1"
+  rm -f "$tmp/own.bls.0"
+done
 mpirun -np 2 --oversubscribe "$CPKIT" bench "$tmp/lcp48.cpk" --solvers ipm --linsys petsc \
-  >"$tmp/benchls.out" 2>"$tmp/benchls.err"
+  -o "$tmp/resume.csv" --resume >"$tmp/benchls.out" 2>"$tmp/benchls.err"
 st=$?
-check "bench --linsys petsc under mpirun -np 2: refused, exit 2, saying why" \
-  test "$st" -eq 2 -a "$(grep -c 'cannot join the MPI job' "$tmp/benchls.err")" -ge 1
+check "bench --linsys petsc --resume under mpirun -np 2: refused, exit 2, saying why" \
+  test "$st" -eq 2 -a "$(grep -c 'ranks would skip different runs' "$tmp/benchls.err")" -ge 1
 
 fclib=$srcdir/data/fclib/OneObject-i1028-138.hdf5
 run info "$fclib"
