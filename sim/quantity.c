@@ -57,10 +57,13 @@ static int body_quantity(const cpk_world *w, size_t b, const char *q, double *va
   static const char *const sums[] = {"contacts", "fn", "ft", "mr", "mode", "delta"};
   char which;
   int i;
-  if (!strcmp(q, "speed")) return *value = sim_vnorm(B->v), 1;
-  for (size_t k = 0; k < sizeof sums / sizeof sums[0]; k++)
-    if (!strcmp(q, sums[k])) return *value = contact_sum(w, b, q), 1;
-  if (!indexed(q, &which, &i) || i < 0 || i > (which == 'q' ? 3 : 2)) return 0;
+  if (!indexed(q, &which, &i)) { /* the names: none has '[' second, as "x[2]" has */
+    if (!strcmp(q, "speed")) return *value = sim_vnorm(B->v), 1;
+    for (size_t k = 0; k < sizeof sums / sizeof sums[0]; k++)
+      if (!strcmp(q, sums[k])) return *value = contact_sum(w, b, q), 1;
+    return 0;
+  }
+  if (i < 0 || i > (which == 'q' ? 3 : 2)) return 0;
   switch (which) {
   case 'x': *value = B->x[i]; return 1;
   case 'v': *value = B->v[i]; return 1;
