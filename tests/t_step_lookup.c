@@ -162,6 +162,83 @@ static void update_checked(void)
   cpk_scene_free(sc);
 }
 
+/* Two unit bodies (M = I, 12 velocities) and two contacts; contact c on body body[c]
+ * (0 or 1), its pose moved by th. NULL when it cannot be made. */
+static cpk_contact_system *two_bodies(const int body[2], double th)
+{
+  cpk_int ti[12];
+  double one[12];
+  for (int i = 0; i < 12; i++) ti[i] = i, one[i] = 1.0 + 0.1 * (i % 3);
+  cpk_csc *M = NULL;
+  double v[12] = {0.1, -0.2, -0.5 - th, 0.3, 0.2, -0.1, 0.4, -0.3, -0.2 * th, 0.1, 0, 0};
+  cpk_contact_system *s = NULL;
+  int rc = cpk_csc_from_triplets(12, 12, 12, ti, ti, one, &M) ||
+           cpk_contact_system_alloc_body(12, M, v, NULL, 1e-3, &s, NULL);
+  cpk_csc_free(M);
+  for (int c = 0; !rc && c < 2; c++) {
+    double a = th + 2.0 * c, r[3] = {cos(a), sin(a), -1.0}, n[3] = {0, 0, 1};
+    double t[3] = {1, 0, 0}, w[4][6];
+    cpk_int rows[6];
+    for (int i = 0; i < 6; i++) rows[i] = 6 * body[c] + i;
+    cpk_contact_params p;
+    cpk_contact_params_default(&p);
+    p.mu = 0.4;
+    p.psi = 1e-4 * c;
+    rc = cpk_rigid_contact_wrenches(r, n, t, w[0], w[1], w[2], w[3]) ||
+         cpk_contact_system_add_contact(s, &p, 6, rows, w[0], w[1], w[2], w[3], NULL);
+  }
+  if (rc) {
+    cpk_contact_system_free(s);
+    return NULL;
+  }
+  return s;
+}
+
+/* The contact operator is written over the last layout's when its blocks are the same
+ * (formulations/delassus.c); an update whose operator has other blocks (fewer: the
+ * contacts moved to two bodies; or one the last did not have) builds it from the start,
+ * then reports the other structure and leaves the problem as it was. */
+static void operator_pattern(const int first[2], const int other[2], const char *what)
+{
+  cpk_contact_system *a0 = two_bodies(first, 0.0), *a1 = two_bodies(first, 0.1);
+  cpk_contact_system *a2 = two_bodies(first, 0.2), *b = two_bodies(other, 0.3);
+  cpk_problem *p = NULL, *f = NULL;
+  cpk_varmap *m = NULL, *mf = NULL;
+  cpk_compile_options o;
+  cpk_compile_options_default(&o);
+  o.form = CPK_FORM_CONE;
+  int rc = a0 && a1 && a2 && b ? cpk_compile(a0, "point-coulomb", &o, &p, &m, NULL) : CPK_EINVAL;
+  if (!rc) rc = cpk_compile_update(a1, p, m, NULL); /* now the map keeps a0's layout */
+  int other_rc = rc ? rc : cpk_compile_update(b, p, m, NULL);
+  /* a small cone problem is dense: any pattern updates; a sparse one is a mismatch */
+  if (!rc) rc = cpk_compile(other_rc ? a1 : b, "point-coulomb", &o, &f, &mf, NULL);
+  size_t n = p ? p->n : 0;
+  double *fv = calloc(6 * n + 1, sizeof *fv);
+  int same = !rc && fv && !eval3(p, fv) && !eval3(f, fv + 3 * n) &&
+             !memcmp(fv, fv + 3 * n, 3 * n * sizeof *fv);
+  t_ok((other_rc == CPK_OK || other_rc == CPK_EUNSUP) && same,
+       "%s: the update to the other operator equals its fresh compile (or, a mismatch, leaves "
+       "the last one) (rc %d)", what, other_rc);
+  cpk_problem_free(f);
+  cpk_varmap_free(mf);
+  f = NULL;
+  mf = NULL;
+  if (!rc) rc = cpk_compile_update(a2, p, m, NULL);
+  if (!rc) rc = cpk_compile(a2, "point-coulomb", &o, &f, &mf, NULL);
+  same = !rc && !eval3(p, fv) && !eval3(f, fv + 3 * n) &&
+         !memcmp(fv, fv + 3 * n, 3 * n * sizeof *fv);
+  t_ok(same, "%s: then an update to the first pattern equals a fresh compile", what);
+  free(fv);
+  cpk_problem_free(p);
+  cpk_problem_free(f);
+  cpk_varmap_free(m);
+  cpk_varmap_free(mf);
+  cpk_contact_system_free(a0);
+  cpk_contact_system_free(a1);
+  cpk_contact_system_free(a2);
+  cpk_contact_system_free(b);
+}
+
 /* Indexed body quantities, parsed by hand, take the forms sscanf's "%c[%d]" took. */
 static void quantities(void)
 {
@@ -201,6 +278,9 @@ int main(void)
   solver_name_change();
   timings();
   update_checked();
+  static const int one_body[2] = {0, 0}, two[2] = {0, 1};
+  operator_pattern(one_body, two, "one body, then two (fewer blocks)");
+  operator_pattern(two, one_body, "two bodies, then one (a block the last did not have)");
   quantities();
   return t_done();
 }
