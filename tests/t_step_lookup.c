@@ -1,4 +1,4 @@
-/* t_step_lookup.c: the stepper's cheaper steps (issue 15, branch ncp05c): a change of the settings' solver name between steps is followed (the solver is looked up once and kept by name), step timings only on request and the same trajectory either way, cpk_compile_update_checked equal to cpk_compile_update, and the hand-parsed indexed quantities ("x[2]"). */
+/* t_step_lookup.c: the stepper's cheaper steps (issue 15, branch ncp05c): a change of the settings' solver name between steps is followed (the solver is looked up once and kept by name), step timings only on request and the same trajectory either way, cpk_compile_update_checked equal to cpk_compile_update, the contact operator written in place or built anew when its blocks change (equal to a fresh compile), and the hand-parsed indexed quantities ("x[2]"). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
