@@ -159,6 +159,7 @@ int main(int argc, char **argv)
   }
   set.compile.dense |= dense;
   set.reuse = reuse;
+  set.timings = 1; /* the split below is made of them */
   set.solve.verbose = verbose;
   if (max_iter > 0) set.solve.max_iter = max_iter;
   int rc;

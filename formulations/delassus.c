@@ -97,6 +97,9 @@ typedef struct body_work {
   size_t *mark, *list;
   size_t *bmark, *blocks; /* blocks of M touched by a column (block-diagonal M) */
   size_t *next;           /* nc + 1: blist_to_op's */
+  const cvm_blockop *in;  /* an earlier operator whose blocks are written over, or NULL */
+  size_t found;           /* blocks of `in` written so far */
+  int miss;               /* a block `in` does not have: its pattern differs */
 } body_work;
 
 /* Rows of X = M^-1 J_j that can be non-zero, J_j written into X: every row after a full
@@ -151,6 +154,16 @@ static void block_product(const body_work *w, size_t i, double *blk)
   memcpy(blk, acc, sizeof acc);
 }
 
+/* Block (i, j) of the earlier operator w->in: its rows hold their blocks by increasing
+ * column, as a build generates them (columns in turn); NULL when it has none. */
+static double *block_in_place(const body_work *w, size_t i, size_t j)
+{
+  const cvm_blockop *in = w->in;
+  for (size_t d = in->ptr[i]; d < in->ptr[i + 1]; d++)
+    if (in->col[d] == j) return in->val + 16 * d;
+  return NULL;
+}
+
 static int body_column(body_work *w, size_t j, blist *L)
 {
   const cpk_contact_system *s = w->s;
@@ -168,10 +181,12 @@ static int body_column(body_work *w, size_t j, blist *L)
         w->mark[w->adj[e]] = j + 1;
         w->list[nlist++] = w->adj[e];
       }
-  for (size_t l = 0; l < nlist && !rc; l++) {
-    double *blk;
-    if (blist_push(L, w->list[l], j, &blk)) rc = CPK_ENOMEM;
+  for (size_t l = 0; l < nlist && !rc && !w->miss; l++) {
+    double *blk = NULL;
+    if (w->in && !(blk = block_in_place(w, w->list[l], j))) w->miss = 1;
+    else if (!w->in && blist_push(L, w->list[l], j, &blk)) rc = CPK_ENOMEM;
     else block_product(w, w->list[l], blk);
+    w->found += blk != NULL;
   }
   if (w->F->ls) /* X back to zero for the next column */
     memset(w->X, 0, 4 * nv * sizeof *w->X);
@@ -243,6 +258,35 @@ static int body_free_velocity(body_work *w, cvm_blockop *B, cvm_blockop *old)
   return CPK_OK;
 }
 
+/*
+ * The blocks written over old's (the stepper's steps: same contacts, same pattern), which
+ * skips the block list and its sort into rows. The pattern follows the values (a row of
+ * M^-1 J_j that is exactly zero adds no block), so it is compared as it is made: 1 when
+ * the blocks are exactly old's and B took old's arrays; 0 after a block old does not have,
+ * or fewer blocks than old's, with the column marks cleared for a build from the start.
+ */
+static int columns_in_place(body_work *w, cvm_blockop *B, cvm_blockop *old, int *rc)
+{
+  const cpk_contact_system *s = w->s;
+  if (!old->ptr || !old->col || !old->val || old->nc != s->nc) return 0;
+  w->in = old;
+  for (size_t j = 0; !*rc && !w->miss && j < s->nc; j++) *rc = body_column(w, j, NULL);
+  w->in = NULL;
+  if (!*rc && !w->miss && w->found == old->ptr[old->nc]) {
+    B->nc = s->nc;
+    B->ptr = old->ptr;
+    B->col = old->col;
+    B->val = old->val;
+    old->ptr = old->col = NULL;
+    old->val = NULL;
+    return 1;
+  }
+  w->miss = 0;
+  memset(w->bmark, 0, (s->nv + 1) * sizeof *w->bmark); /* the columns' marks, as new */
+  memset(w->mark, 0, (s->nc + 1) * sizeof *w->mark);
+  return 0;
+}
+
 static int build_body(const cpk_contact_system *s, const cvm_mass *F, cvm_blockop *B,
                       cvm_blockop *old, cpk_error *err)
 {
@@ -254,8 +298,10 @@ static int build_body(const cpk_contact_system *s, const cvm_mass *F, cvm_blocko
   w.F = F ? F : own;
   if (!rc) rc = body_work_alloc(&w, B, old);
   if (!rc) rc = body_free_velocity(&w, B, old);
-  for (size_t j = 0; !rc && j < s->nc; j++) rc = body_column(&w, j, &L);
-  if (!rc) rc = blist_to_op(&L, s->nc, B, old, w.next);
+  if (!rc && !columns_in_place(&w, B, old, &rc) && !rc) {
+    for (size_t j = 0; !rc && j < s->nc; j++) rc = body_column(&w, j, &L);
+    if (!rc) rc = blist_to_op(&L, s->nc, B, old, w.next);
+  }
   blist_keep(&L, B); /* with the index block and X: freed with B */
   cvm_mass_free(own);
   if (rc == CPK_ESINGULAR) return cpk_error_set(err, rc, "the mass matrix M is singular");

@@ -142,6 +142,7 @@ static int apply_overrides(cpk_scene *scene, const sim_overrides *o, cpk_error *
     int rc = cpk_compile_options_set_directions(&S->compile, o->directions, err);
     if (rc) return rc;
   }
+  S->timings = 1; /* the steps' solve_time_s column */
   if (o->model) snprintf(S->model, sizeof S->model, "%s", o->model);
   if (o->solver) snprintf(S->solver, sizeof S->solver, "%s", o->solver);
   if (o->fallback) snprintf(S->fallback, sizeof S->fallback, "%s", o->fallback);

@@ -100,23 +100,66 @@ static double *start_point(const cpk_world *w, const sim_geom *g, size_t ng,
   return NULL;
 }
 
+/* The wall clock for the step's timings (cpk_sim_step_info.*_time_s), 0 unless the
+ * settings ask for them: the reads cost a few per cent of a small scene's step. */
+static double step_clock(const cpk_world *w)
+{
+  return w->settings.timings ? cpk_wtime() : 0.0;
+}
+
+/* cpk_solver_find through the world's look-up (a step asks for its solver by name; the
+ * registry scan compared up to 18 names a step). Every call compares the name with the
+ * kept one, so a change of name between steps is followed. */
+static const cpk_solver_type *step_find(cpk_world *w, const char *name)
+{
+  sim_lookup *L = &w->lookup;
+  if (!name) return NULL;
+  if (L->T && !strcmp(L->solver, name)) return L->T;
+  const cpk_solver_type *T = cpk_solver_find(name);
+  if (T && strlen(name) < sizeof L->solver) {
+    strcpy(L->solver, name);
+    L->T = T;
+  }
+  return T;
+}
+
+/* cpk_compile_form_for_solver(settings' model, solver, settings' form), kept for the
+ * names and form it was asked for (same rule as step_find). */
+static cpk_problem_form step_form(cpk_world *w, const char *solver)
+{
+  const cpk_sim_settings *S = &w->settings;
+  sim_lookup *L = &w->lookup;
+  const char *sv = solver ? solver : ""; /* both mean "no solver" to the compiler */
+  if (L->form_valid && L->form_in == S->compile.form && !strcmp(L->form_solver, sv) &&
+      !strcmp(L->form_model, S->model))
+    return L->form;
+  cpk_problem_form f = cpk_compile_form_for_solver(S->model, solver, S->compile.form);
+  L->form_valid = strlen(sv) < sizeof L->form_solver && strlen(S->model) < sizeof L->form_model;
+  if (L->form_valid) {
+    strcpy(L->form_solver, sv);
+    strcpy(L->form_model, S->model);
+    L->form_in = S->compile.form;
+    L->form = f;
+  }
+  return f;
+}
+
 /* The solver of a step before its problem is compiled (it decides the form): the
  * scene's; for a model with a cone form, the cone solver that completes the examples
  * and issue 14's scenes (SIM_CONE_SOLVER, doc/simulate.md); else NULL, to choose by the
  * compiled problem's kind (pick_solver). */
-static const char *step_solver(const cpk_world *w)
+static const char *step_solver(cpk_world *w)
 {
   const cpk_sim_settings *S = &w->settings;
   if (S->solver[0]) return S->solver;
-  if (cpk_compile_form_for_solver(S->model, SIM_CONE_SOLVER, S->compile.form) == CPK_FORM_CONE)
-    return SIM_CONE_SOLVER;
+  if (step_form(w, SIM_CONE_SOLVER) == CPK_FORM_CONE) return SIM_CONE_SOLVER;
   return NULL;
 }
 
 /* The fallback for problem p (NULL: before it is compiled): the scene's; behind the cone
  * default, SIM_CONE_FALLBACK (it completes the scenes where nsgs reaches its iteration
  * limit); behind pick_solver's fbnewton on a nonlinear MCP, SIM_MCP_FALLBACK; else none. */
-static const char *step_fallback(const cpk_world *w, const cpk_problem *p)
+static const char *step_fallback(cpk_world *w, const cpk_problem *p)
 {
   const cpk_sim_settings *S = &w->settings;
   if (S->fallback[0] || S->solver[0]) return S->fallback;
@@ -145,10 +188,10 @@ static int read_back(const cpk_varmap *map, const double *z, size_t ng, solve_ou
 }
 
 /* The compile options of the step's form for `solver` (cone solvers take the cone form). */
-static cpk_compile_options step_options(const cpk_world *w, const char *solver)
+static cpk_compile_options step_options(cpk_world *w, const char *solver)
 {
   cpk_compile_options co = w->settings.compile;
-  co.form = cpk_compile_form_for_solver(w->settings.model, solver, co.form);
+  co.form = step_form(w, solver);
   return co;
 }
 
@@ -183,7 +226,8 @@ static int cached_compile(cpk_world *w, const cpk_body *pose, const sim_geom *g,
   *z0 = NULL;
   int rc = sim_assemble_again(w, &w->buf, pose, g, ng, psi, err);
   cpk_contact_system *sys = w->buf.sys; /* the world's: kept for the next step */
-  if (!rc && sim_cache_matches(k, g, ng) && !cpk_compile_update(sys, k->prob, k->map, NULL)) {
+  /* sys was made by sim_assemble_again through the checked calls alone: not validated again */
+  if (!rc && sim_cache_matches(k, g, ng) && !cpk_compile_update_checked(sys, k->prob, k->map, NULL)) {
     k->updates++;
   } else if (!rc) {
     sim_cache_drop(k);
@@ -204,7 +248,7 @@ static int cached_compile(cpk_world *w, const cpk_body *pose, const sim_geom *g,
 static int first_attempt(cpk_world *w, const cpk_problem *p, const cpk_settings *set,
                          const char *solver, cpk_result *r, cpk_error *err)
 {
-  const cpk_solver_type *T = cpk_solver_find(solver);
+  const cpk_solver_type *T = step_find(w, solver);
   cpk_solver *s;
   if (p != w->cache.prob || !T) return cpk_solve(p, solver, set, r, err);
   int rc = sim_cache_solver(&w->cache, T, set, set->z0, &s, err);
@@ -544,7 +588,7 @@ static int solve_compiled(cpk_world *w, const cpk_body *pose, const sim_geom *g,
   cpk_problem *prob = NULL;
   cpk_varmap *map = NULL;
   cpk_result *res = NULL;
-  double *z0 = NULL, t0 = cpk_wtime();
+  double *z0 = NULL, t0 = step_clock(w);
   long before = w->cache.compiles;
   primary = primary && w->settings.reuse;
   int rc = primary ? cached_compile(w, pose, g, ng, psi, solver, &z0, err)
@@ -557,7 +601,7 @@ static int solve_compiled(cpk_world *w, const cpk_body *pose, const sim_geom *g,
   } else if (!rc) {
     rc = cpk_result_alloc(cpk_varmap_n(map), &res);
   }
-  double t1 = cpk_wtime();
+  double t1 = step_clock(w);
   o->c.compile_s += t1 - t0;
   if (!rc) {
     rc = sim_solve(w, prob, z0, pick_solver(solver, prob), ng, NULL, res, &o->c.iterations,
@@ -567,7 +611,7 @@ static int solve_compiled(cpk_world *w, const cpk_body *pose, const sim_geom *g,
   }
   step_contacts sc = {pose, g, ng, psi, solver};
   if (rc == CPK_ENOCONV) rc = finish_stopped(w, &sc, prob, map, res, o, err);
-  o->c.solver_s += cpk_wtime() - t1;
+  o->c.solver_s += step_clock(w) - t1;
   if (!rc) rc = physics_check(w, &sc, prob, map, z0, res, o, err);
   if (!rc) rc = read_back(map, res->z, ng, o, err);
   if (!primary) { /* else z0 is the world's */
@@ -740,9 +784,9 @@ typedef struct step_ws {
 /* collide_at for a step, timed. */
 static int step_collide(cpk_world *w, step_ws *s, cpk_body *state, cpk_error *err)
 {
-  double t0 = cpk_wtime();
+  double t0 = step_clock(w);
   int rc = collide_at(w, state, &s->g, &s->ng, &s->capg, err);
-  s->detect_s += cpk_wtime() - t0;
+  s->detect_s += step_clock(w) - t0;
   return rc;
 }
 
@@ -874,7 +918,7 @@ int cpk_world_step(cpk_world *w, cpk_sim_step_info *info, cpk_error *err)
   step_ws s;
   cpk_sim_step_info local;
   sim_step_buf *B = &w->buf;
-  double t0 = cpk_wtime();
+  double t0 = step_clock(w);
   if (!info) info = &local;
   memset(info, 0, sizeof *info);
   memset(&s, 0, sizeof s);
@@ -897,7 +941,7 @@ int cpk_world_step(cpk_world *w, cpk_sim_step_info *info, cpk_error *err)
   info->time = w->time;
   info->ncontacts = rc ? 0 : w->ncontacts;
   info->contacts = w->contacts;
-  info->solve_time_s = cpk_wtime() - t0;
+  info->solve_time_s = step_clock(w) - t0;
   B->g = s.g; /* the arrays the step grew stay the world's */
   B->capg = s.capg;
   B->psi = s.psi;

@@ -65,6 +65,18 @@ typedef struct sim_step_buf {
   size_t capz0, capout;
 } sim_step_buf;
 
+/* The step's last look-ups by name (step.c): a solver type, and the form that
+ * cpk_compile_form_for_solver chose for a (model, solver, form) triple. Keyed by the names,
+ * so a change of the settings' names is followed; 32 bytes hold every name the settings
+ * can (cpk_sim_settings' fields are 32 bytes), a longer one is looked up each time. */
+typedef struct sim_lookup {
+  char solver[32];              /* name of T ("" with T NULL: nothing kept) */
+  const cpk_solver_type *T;
+  char form_model[32], form_solver[32]; /* the key of form (valid when form_valid) */
+  cpk_problem_form form_in, form;
+  int form_valid;
+} sim_lookup;
+
 struct cpk_world {
   cpk_sim_settings settings;
   double time;
@@ -82,6 +94,7 @@ struct cpk_world {
   sim_memory *memory;
   sim_cache cache;
   sim_step_buf buf;
+  sim_lookup lookup;
   /* hash index of memory (memory_index.c): valid when mem_indexed == nmemory */
   size_t *mem_slots, mem_slots_cap, mem_mask, mem_indexed;
   /* kelvin-voigt-implicit: the last solution and its pairs, the next start point */

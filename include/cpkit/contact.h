@@ -368,6 +368,17 @@ CPK_API int cpk_compile_update(const cpk_contact_system *s, cpk_problem *problem
                                cpk_varmap *map, cpk_error *err);
 
 /**
+ * cpk_compile_update without its first step, cpk_contact_system_validate: for a system
+ * that changed, since it was made, only through the calls that check what they take
+ * (cpk_contact_system_reset_body, cpk_contact_system_add_contact and the other setters),
+ * whose checks the validation would repeat. The time-stepper uses it on the system it
+ * rebuilds every step (the mass matrix was checked twice a step). A system whose fields
+ * were written directly must go through cpk_compile_update: nothing here checks them.
+ */
+CPK_API int cpk_compile_update_checked(const cpk_contact_system *s, cpk_problem *problem,
+                                       cpk_varmap *map, cpk_error *err);
+
+/**
  * The form to compile `model` in for the solver called `solver`: CPK_FORM_CONE when
  * `form` is CPK_FORM_AUTO, the model has a cone form (point-coulomb,
  * elliptic-torsional) and the solver takes friction-cone problems but not nonlinear

@@ -156,6 +156,11 @@ typedef struct cpk_sim_settings {
                                     without it; 0: never. Neither the physical check nor the
                                     finishing applies to "kelvin-voigt-implicit" (see
                                     cpk_sim_model_known) */
+  int timings;                 /**< 0 (default): cpk_sim_step_info's solve_time_s,
+                                    detect_time_s, compile_time_s and solver_time_s are 0;
+                                    1: they are measured (seven clock reads a step, a few per
+                                    cent of a small scene's step: bench/step_split sets it).
+                                    The results are the same either way */
 } cpk_sim_settings;
 
 /** Defaults as documented on each field. */
@@ -234,7 +239,8 @@ typedef struct cpk_sim_step_info {
   int fallbacks;            /**< solves of the step that only the fallback solver finished */
   int sweeps;               /**< solves done (1 when explicit, 1 + implicit sweeps otherwise) */
   int implicit_converged;   /**< 1 when the sweeps met implicit_tol (always 1 when explicit) */
-  double solve_time_s;      /**< wall time of the whole step */
+  double solve_time_s;      /**< wall time of the whole step (this and the three parts
+                                 below: 0 unless cpk_sim_settings.timings is set) */
   double detect_time_s;     /**< part of it finding contacts (all sweeps) */
   double compile_time_s;    /**< part assembling and compiling the contact problems (or
                                  updating the last step's in place: same contacts) */
