@@ -199,10 +199,10 @@ int cpk_compile_update(const cpk_contact_system *s, cpk_problem *problem, cpk_va
 {
   if (!s || !problem || !map) return cpk_error_set(err, CPK_EINVAL, "no system, problem or map");
   int rc = cpk_contact_system_validate(s, err);
-  return rc ? rc : cpk_compile_update_checked(s, problem, map, err);
+  return rc ? rc : cpk_compile_update_unchecked(s, problem, map, err);
 }
 
-int cpk_compile_update_checked(const cpk_contact_system *s, cpk_problem *problem,
+int cpk_compile_update_unchecked(const cpk_contact_system *s, cpk_problem *problem,
                                cpk_varmap *map, cpk_error *err)
 {
   if (!s || !problem || !map) return cpk_error_set(err, CPK_EINVAL, "no system, problem or map");

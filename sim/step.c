@@ -227,7 +227,7 @@ static int cached_compile(cpk_world *w, const cpk_body *pose, const sim_geom *g,
   int rc = sim_assemble_again(w, &w->buf, pose, g, ng, psi, err);
   cpk_contact_system *sys = w->buf.sys; /* the world's: kept for the next step */
   /* sys was made by sim_assemble_again through the checked calls alone: not validated again */
-  if (!rc && sim_cache_matches(k, g, ng) && !cpk_compile_update_checked(sys, k->prob, k->map, NULL)) {
+  if (!rc && sim_cache_matches(k, g, ng) && !cpk_compile_update_unchecked(sys, k->prob, k->map, NULL)) {
     k->updates++;
   } else if (!rc) {
     sim_cache_drop(k);

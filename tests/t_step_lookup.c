@@ -1,4 +1,4 @@
-/* t_step_lookup.c: the stepper's cheaper steps (issue 15, branch ncp05c): a change of the settings' solver name between steps is followed (the solver is looked up once and kept by name), step timings only on request and the same trajectory either way, cpk_compile_update_checked equal to cpk_compile_update, the contact operator written in place or built anew when its blocks change (equal to a fresh compile), and the hand-parsed indexed quantities ("x[2]"). */
+/* t_step_lookup.c: the stepper's cheaper steps (issue 15, branch ncp05c): a change of the settings' solver name between steps is followed (the solver is looked up once and kept by name), step timings only on request and the same trajectory either way, cpk_compile_update_unchecked equal to cpk_compile_update, the contact operator written in place or built anew when its blocks change (equal to a fresh compile), and the hand-parsed indexed quantities ("x[2]"). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -117,10 +117,10 @@ static int eval3(const cpk_problem *p, double *f)
 }
 
 /* The stepper's system of two successive steps: the update of the first's compile to the
- * second through cpk_compile_update and through cpk_compile_update_checked give the same
+ * second through cpk_compile_update and through cpk_compile_update_unchecked give the same
  * problem, bit for bit; a system whose M was written directly is still refused by
  * cpk_compile_update. */
-static void update_checked(void)
+static void update_unchecked(void)
 {
   cpk_scene *sc;
   cpk_world *w = tripod("nsn", 0, &sc);
@@ -137,14 +137,14 @@ static void update_checked(void)
   if (!rc) rc = cpk_compile(s0, "point-coulomb", &o, &p2, &m2, &err);
   if (!rc) rc = steps(w, 7, NULL, &err);
   if (!rc) rc = cpk_world_contact_system(w, &s1, &err);
-  if (!rc) rc = cpk_compile_update_checked(s1, p1, m1, &err);
+  if (!rc) rc = cpk_compile_update_unchecked(s1, p1, m1, &err);
   if (!rc) rc = cpk_compile_update(s1, p2, m2, &err);
   size_t n = p1 ? p1->n : 0;
   double *f = calloc(6 * n + 1, sizeof *f);
   int same = !rc && f && p2->n == n && !eval3(p1, f) && !eval3(p2, f + 3 * n) &&
              !memcmp(f, f + 3 * n, 3 * n * sizeof *f) &&
              !memcmp(p1->mu, p2->mu, p1->nc * sizeof *p1->mu);
-  t_ok(same, "cpk_compile_update_checked equals cpk_compile_update bit for bit (n = %zu) (%s)", n,
+  t_ok(same, "cpk_compile_update_unchecked equals cpk_compile_update bit for bit (n = %zu) (%s)", n,
        err.message);
   /* values the checked calls would refuse, written around them */
   if (s1 && s1->M) s1->M->x[0] = NAN;
@@ -277,7 +277,7 @@ int main(void)
 {
   solver_name_change();
   timings();
-  update_checked();
+  update_unchecked();
   static const int one_body[2] = {0, 0}, two[2] = {0, 1};
   operator_pattern(one_body, two, "one body, then two (fewer blocks)");
   operator_pattern(two, one_body, "two bodies, then one (a block the last did not have)");

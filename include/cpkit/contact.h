@@ -375,7 +375,7 @@ CPK_API int cpk_compile_update(const cpk_contact_system *s, cpk_problem *problem
  * rebuilds every step (the mass matrix was checked twice a step). A system whose fields
  * were written directly must go through cpk_compile_update: nothing here checks them.
  */
-CPK_API int cpk_compile_update_checked(const cpk_contact_system *s, cpk_problem *problem,
+CPK_API int cpk_compile_update_unchecked(const cpk_contact_system *s, cpk_problem *problem,
                                        cpk_varmap *map, cpk_error *err);
 
 /**
