@@ -28,6 +28,7 @@ typedef struct totals {
   long first_iterations, first_fallbacks, first_finishes; /* of the first step */
   double wall, detect, compile, solver; /* of the other steps */
   double cpu;                           /* process CPU time of all steps */
+  double next_cpu;                      /* of the other steps */
   long iterations, fallbacks;           /* of the other steps */
 } totals;
 
@@ -38,7 +39,18 @@ static double cpu_seconds(void)
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static int run(cpk_world *w, long steps, double duration, totals *t)
+/* After the first step, tells perf to start recording (perf record --control
+ * fifo:FIFO -D -1): a profile of the later steps only. */
+static void perf_enable(const char *fifo)
+{
+  FILE *f = fifo ? fopen(fifo, "w") : NULL;
+  if (f) {
+    fputs("enable\n", f);
+    fclose(f);
+  }
+}
+
+static int run(cpk_world *w, long steps, double duration, const char *perf_ctl, totals *t)
 {
   cpk_sim_step_info info;
   cpk_error err = {0};
@@ -56,6 +68,8 @@ static int run(cpk_world *w, long steps, double duration, totals *t)
       t->first_iterations = info.iterations;
       t->first_fallbacks = info.fallbacks;
       t->first_finishes = info.finishes;
+      perf_enable(perf_ctl);
+      c0 = cpu_seconds() - t->first_cpu; /* the hand-shake is not the steps' time */
       continue;
     }
     t->steps++;
@@ -68,6 +82,7 @@ static int run(cpk_world *w, long steps, double duration, totals *t)
     if (info.ncontacts > t->max_contacts) t->max_contacts = info.ncontacts;
   }
   t->cpu = cpu_seconds() - c0;
+  t->next_cpu = t->cpu - t->first_cpu;
   return 0;
 }
 
@@ -88,6 +103,7 @@ static void report(const char *what, const cpk_world *w, const totals *t)
          "compile %.4f, solver %.4f, other %.4f\n",
          t->cpu, f * t->wall * per, f * t->detect * per, f * t->compile * per, f * t->solver * per,
          f * (t->wall - t->detect - t->compile - t->solver) * per);
+  printf("  next steps: CPU %.3f s = %.4f ms/step\n", t->next_cpu, t->next_cpu * per);
   printf("  solver iterations %.2f per step, fallbacks %ld\n", (double)t->iterations * per / 1e3,
          t->fallbacks);
   if (b) printf("  body 1 at (%.10f, %.10f, %.10f)\n", b->x[0], b->x[1], b->x[2]);
@@ -108,7 +124,7 @@ static int write_positions(const char *path, const cpk_world *w)
 int main(int argc, char **argv)
 {
   const char *scene_path = NULL, *model = NULL, *solver = NULL, *fallback = NULL, *linsys = NULL;
-  const char *positions = NULL;
+  const char *positions = NULL, *perf_ctl = NULL;
   size_t pile = 0;
   long steps = 10;
   double duration = 0;
@@ -126,6 +142,7 @@ int main(int argc, char **argv)
     else if (!strcmp(argv[i], "--fallback") && v) fallback = argv[++i];
     else if (!strcmp(argv[i], "--linsys") && v) linsys = argv[++i];
     else if (!strcmp(argv[i], "--positions") && v) positions = argv[++i];
+    else if (!strcmp(argv[i], "--perf-ctl") && v) perf_ctl = argv[++i];
     else if (!strcmp(argv[i], "--verbose") && v) verbose = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--max-iter") && v) max_iter = atol(argv[++i]);
     else if (!strcmp(argv[i], "--dense")) dense = 1;
@@ -134,7 +151,8 @@ int main(int argc, char **argv)
     else {
       fprintf(stderr, "usage: step_split SCENE [--duration T] | --pile N [--layers 1|2] [--steps K]; "
                       "[--model M] [--solver S] [--fallback S] [--linsys NAME] [--dense] "
-                      "[--no-reuse] [--positions FILE] [--verbose 0|1|2] [--max-iter N]\n");
+                      "[--no-reuse] [--positions FILE] [--verbose 0|1|2] [--max-iter N] "
+                      "[--perf-ctl FIFO]\n");
       return 2;
     }
   }
@@ -172,7 +190,7 @@ int main(int argc, char **argv)
     if (!rc) rc = cpk_bench_sphere_pile(w, pile, layers);
   }
   totals t = {0};
-  if (!rc) rc = run(w, scene ? 0 : steps, duration, &t);
+  if (!rc) rc = run(w, scene ? 0 : steps, duration, perf_ctl, &t);
   if (!rc) report(scene ? cpk_scene_name(scene) : "pile", w, &t);
   if (!rc && positions && write_positions(positions, w)) {
     fprintf(stderr, "cannot write %s\n", positions);

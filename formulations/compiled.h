@@ -25,7 +25,9 @@ typedef struct cvm_blockop {
   double *b;     /* 4 nc: free contact velocity, drift included */
   double *vstar; /* body form: nv, v + h M^-1 k (h > 0) or M^-1 k (h = 0); NULL for local */
   /* the build's scratch, kept so that the next build over this operator (the stepper's,
-   * every step) allocates nothing: the block list (capacity lcap), the body form's index
+   * every step) allocates nothing: the block list (capacity lcap; after a build its first
+   * ptr[nc] entries are the blocks in column order, j ascending, val's values: the cone
+   * form reads them so), the body form's index
    * block (nscratch entries, zero at the start of a build) and X (4 nv, zero) */
   size_t nv, lcap, nscratch;
   size_t *lbi, *lbj, *scratch;

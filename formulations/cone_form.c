@@ -124,11 +124,12 @@ static int trip_push(trip *t, size_t i, size_t j, double x)
   return CPK_OK;
 }
 
-/* Block (c, j) of W': rs_c[a] * (A_cj T_j)[a][b] for the cone rows a and unknowns b. */
-static int cone_block(const cpk_varmap *C, size_t c, size_t bk, trip *t, double *diag_n)
+/* Block (c, j) of W' (blk: A_cj, 16 row-major): rs_c[a] * (A_cj T_j)[a][b] for the cone
+ * rows a and unknowns b. */
+static int cone_block(const cpk_varmap *C, size_t c, size_t j, const double *blk, trip *t,
+                      double *diag_n)
 {
-  size_t j = C->B.col[bk], d = C->cone_dim;
-  const double *blk = C->B.val + 16 * bk;
+  size_t d = C->cone_dim;
   const cvm_contact *ci = &C->cc[c], *cj = &C->cc[j];
   for (size_t b = 0; b < d; b++) {
     const double *T = C->vars[cj->first + b].T;
@@ -164,17 +165,23 @@ static void trip_free(trip *t)
   free(t->x);
 }
 
-/* The entries of W' into t (duplicates none, any order). */
+/* The entries of W' into t (duplicates none), block column by block column: the blocks
+ * as the operator's build generated them (its list, column j after column j - 1; the
+ * same values as B.val), so a scatter into a CSC pattern stays within the columns of
+ * one contact. Read row by row, each block's columns were a search in another part of
+ * the pattern: at 10 001 bodies (W' 1.6 million entries) a cache miss each. */
 static int cone_entries(const cpk_varmap *C, trip *t)
 {
+  const cvm_blockop *B = &C->B;
+  size_t nb = B->ptr[C->nc], k = 0;
   int rc = CPK_OK;
-  for (size_t c = 0; !rc && c < C->nc; c++) {
+  for (size_t j = 0; !rc && j < C->nc; j++) {
     double diag_n = 0.0;
-    for (size_t bk = C->B.ptr[c]; !rc && bk < C->B.ptr[c + 1]; bk++)
-      rc = cone_block(C, c, bk, t, &diag_n);
-    if (!rc) rc = decoupled_twist(C, c, diag_n, t);
+    for (; !rc && k < nb && B->lbj[k] == j; k++)
+      rc = cone_block(C, B->lbi[k], j, B->lval + 16 * k, t, &diag_n);
+    if (!rc) rc = decoupled_twist(C, j, diag_n, t);
   }
-  return rc;
+  return rc || k == nb ? rc : CPK_EINVAL; /* cannot happen: the list is in column order */
 }
 
 /* The entries of W' as triplets. */
