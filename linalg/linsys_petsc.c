@@ -230,10 +230,10 @@ static PetscErrorCode petsc_set_values(petsc_state *s, const cpk_csc *A)
 {
   petsc_rows *R = &s->R;
   PetscErrorCode err = 0;
-  petsc_rows_values(R, A);
   for (size_t r = 0; r < R->r1 - R->r0 && !err; r++) {
     PetscInt row = (PetscInt)(R->r0 + r), k = R->rp[r];
-    err = MatSetValues(s->A, 1, &row, R->rp[r + 1] - k, R->cj + k, R->v + k, INSERT_VALUES);
+    err = MatSetValues(s->A, 1, &row, R->rp[r + 1] - k, R->cj + k, petsc_rows_values(R, A, r),
+                      INSERT_VALUES);
   }
   PetscErrorCode begin = MatAssemblyBegin(s->A, MAT_FINAL_ASSEMBLY);
   PetscErrorCode end = MatAssemblyEnd(s->A, MAT_FINAL_ASSEMBLY);

@@ -22,15 +22,18 @@ int petsc_agree_rc(MPI_Comm comm, int rc);
 /*
  * The rows this rank owns in the distributed copy of an n-by-n CSC matrix:
  * [r0, r1), their CSR pattern (rp, cj with global columns, ascending), and src,
- * the CSC entry each CSR entry takes its value from.
+ * the CSC entry each CSR entry takes its value from (PetscInt: the backend
+ * refuses nnz >= PETSC_MAX_INT). The values go to PETSc one row at a time
+ * through v, so no CSR copy of the values is kept beside PETSc's own.
  */
 typedef struct petsc_rows {
   size_t n, r0, r1;
   PetscInt *rp, *cj;
   PetscInt *dnz, *onz; /* per local row: columns inside / outside [r0, r1), for preallocation */
-  size_t *src;
-  PetscScalar *v;      /* local values, CSR order */
+  PetscInt *src;
+  PetscScalar *v;      /* one row's values (the longest local row's room) */
   size_t nnz, cap;     /* local entries, room in cj and src */
+  size_t vcap;         /* room in v */
   cpk_int *Ap;         /* the CSC column pointers the pattern came from (n + 1) */
   PetscInt *next;      /* work: fill position of each local row */
   uint64_t *fp;        /* work: a fingerprint of each row's column pattern (n) */
@@ -51,8 +54,8 @@ void petsc_rows_split(petsc_rows *R, const cpk_csc *A, size_t group, int rank, i
 /* The local CSR pattern of rows [r0, r1) of A. */
 int petsc_rows_pattern(petsc_rows *R, const cpk_csc *A, size_t r0, size_t r1);
 
-/* R->v <- the values of A's local rows. */
-void petsc_rows_values(petsc_rows *R, const cpk_csc *A);
+/* R->v <- the values of local row r (0-based within [r0, r1)) of A; returns R->v. */
+const PetscScalar *petsc_rows_values(petsc_rows *R, const cpk_csc *A, size_t r);
 
 /* 1 if A has the pattern R was built from, on this rank's rows and column pointers. */
 int petsc_rows_same(petsc_rows *R, const cpk_csc *A);

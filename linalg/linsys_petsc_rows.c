@@ -80,20 +80,25 @@ void petsc_rows_split(petsc_rows *R, const cpk_csc *A, size_t group, int rank, i
   }
 }
 
-/* Room for nnz local entries. */
-static int rows_reserve(petsc_rows *R, size_t nnz)
+/* Room for nnz local entries, and for the longest local row's values. */
+static int rows_reserve(petsc_rows *R, size_t nnz, size_t longest)
 {
+  if (!(longest <= R->vcap && R->v)) {
+    PetscScalar *v = cpk_alloc_array(longest ? longest : 1, sizeof *v);
+    if (!v) return CPK_ENOMEM;
+    free(R->v);
+    R->v = v, R->vcap = longest ? longest : 1;
+  }
   if (nnz <= R->cap && R->cj) return CPK_OK;
   size_t m = nnz ? nnz : 1;
   PetscInt *cj = cpk_alloc_array(m, sizeof *cj);
-  size_t *src = cpk_alloc_array(m, sizeof *src);
-  PetscScalar *v = cpk_alloc_array(m, sizeof *v);
-  if (!cj || !src || !v) {
-    free(cj), free(src), free(v);
+  PetscInt *src = cpk_alloc_array(m, sizeof *src);
+  if (!cj || !src) {
+    free(cj), free(src);
     return CPK_ENOMEM;
   }
-  free(R->cj), free(R->src), free(R->v);
-  R->cj = cj, R->src = src, R->v = v, R->cap = m;
+  free(R->cj), free(R->src);
+  R->cj = cj, R->src = src, R->cap = m;
   return CPK_OK;
 }
 
@@ -119,8 +124,10 @@ int petsc_rows_pattern(petsc_rows *R, const cpk_csc *A, size_t r0, size_t r1)
 {
   R->r0 = r0, R->r1 = r1;
   rows_count(R, A);
-  size_t m = r1 - r0;
-  int rc = rows_reserve(R, (size_t)R->rp[m]);
+  size_t m = r1 - r0, longest = 0;
+  for (size_t r = 0; r < m; r++)
+    if ((size_t)(R->rp[r + 1] - R->rp[r]) > longest) longest = (size_t)(R->rp[r + 1] - R->rp[r]);
+  int rc = rows_reserve(R, (size_t)R->rp[m], longest);
   if (rc) return rc;
   R->nnz = (size_t)R->rp[m];
   memcpy(R->next, R->rp, m * sizeof *R->next);
@@ -131,15 +138,17 @@ int petsc_rows_pattern(petsc_rows *R, const cpk_csc *A, size_t r0, size_t r1)
       if (i < r0 || i >= r1) continue;
       PetscInt pos = R->next[i - r0]++;
       R->cj[pos] = (PetscInt)j;
-      R->src[pos] = (size_t)k;
+      R->src[pos] = (PetscInt)k;
     }
   memcpy(R->Ap, A->p, (R->n + 1) * sizeof *R->Ap);
   return CPK_OK;
 }
 
-void petsc_rows_values(petsc_rows *R, const cpk_csc *A)
+const PetscScalar *petsc_rows_values(petsc_rows *R, const cpk_csc *A, size_t r)
 {
-  for (size_t k = 0; k < R->nnz; k++) R->v[k] = A->x[R->src[k]];
+  PetscInt k0 = R->rp[r];
+  for (PetscInt k = k0; k < R->rp[r + 1]; k++) R->v[k - k0] = A->x[R->src[k]];
+  return R->v;
 }
 
 int petsc_rows_same(petsc_rows *R, const cpk_csc *A)
@@ -152,7 +161,7 @@ int petsc_rows_same(petsc_rows *R, const cpk_csc *A)
       size_t i = (size_t)A->i[k];
       if (i < R->r0 || i >= R->r1) continue;
       PetscInt pos = R->next[i - R->r0]++;
-      if (pos >= R->rp[i - R->r0 + 1] || R->cj[pos] != (PetscInt)j || R->src[pos] != (size_t)k)
+      if (pos >= R->rp[i - R->r0 + 1] || R->cj[pos] != (PetscInt)j || R->src[pos] != (PetscInt)k)
         return 0;
     }
   return 1;

@@ -47,9 +47,8 @@ static void nsn_free(void *vs)
 {
   nsn_state *S = vs;
   if (!S) return;
-  cpk_csc_free(S->W);
+  cpk_csc_free(S->Wown);
   cpk_csc_free(S->H);
-  free(S->wpos);
   free(S->dpos);
   free(S->diag);
   free(S->rho);
@@ -75,6 +74,18 @@ static int alloc_arrays(nsn_state *S)
   return (!S->rho || !S->Ablk || !S->Bblk) ? CPK_ENOMEM : CPK_OK;
 }
 
+/* W from the problem: its CSC as it is, a dense W on its full pattern (fixed: updates refill it). */
+static int nsn_bind_w(nsn_state *S, const cpk_problem *p)
+{
+  if (p->M->format == CPK_MATRIX_CSC) {
+    S->W = p->M->csc;
+    return CPK_OK;
+  }
+  int rc = resolve_affine_jacobian(p, &S->Wown);
+  S->W = S->Wown;
+  return rc;
+}
+
 static int nsn_alloc(void **out, const cpk_problem *p, const cpk_settings *s, cpk_error *err)
 {
   nsn_state *S = calloc(1, sizeof *S);
@@ -85,7 +96,7 @@ static int nsn_alloc(void **out, const cpk_problem *p, const cpk_settings *s, cp
   S->d = p->cone_dim;
   S->hist_cap0 = s->nsn.nonmonotone > 0 ? s->nsn.nonmonotone : CPK_DEFAULT_NSN_NONMONOTONE;
   int rc = alloc_arrays(S);
-  if (!rc) rc = resolve_affine_jacobian(p, &S->W); /* fixed pattern: updates refill it */
+  if (!rc) rc = nsn_bind_w(S, p);
   if (!rc) rc = nsn_build_pattern(S);
   if (!rc) rc = cpk_linsys_alloc(newton_choose_linsys(p, s), p->n, &S->ls);
   if (rc) {
@@ -423,8 +434,9 @@ static int nsn_solve(void *vs, const cpk_problem *p, const cpk_settings *s, cpk_
 {
   nsn_state *S = vs;
   cpk_linsys_stats ls0;
+  S->W = S->Wown ? S->Wown : p->M->csc; /* the problem's CSC is updated in place */
   if (resolve_changed(&S->seen, p) & RESOLVE_VALUES) { /* W's values changed: W and rho follow */
-    resolve_refresh_jacobian(S->W, p);
+    if (S->Wown) resolve_refresh_jacobian(S->Wown, p);
     nsn_choose_rho(S, s->nsn.rho);
   }
   resolve_seen_set(&S->seen, p);

@@ -18,10 +18,15 @@
  */
 typedef struct nsn_state {
   size_t n, nc, d;
-  cpk_csc *W;          /* W in CSC (a dense W on its full pattern, or a copy of the CSC) */
+  /*
+   * W in CSC: the problem's own CSC (set from the problem at alloc and at every
+   * solve, never copied: a copy was 16 bytes per entry of W on every rank,
+   * 1.5 KB per contact on the 3-D piles), or Wown, a dense W on its full pattern.
+   */
+  const cpk_csc *W;
+  cpk_csc *Wown;
   resolve_seen seen;   /* the problem's counters behind W's values and rho */
-  cpk_csc *H;          /* Newton matrix on the block pattern */
-  cpk_int *wpos;       /* W entry k (row i, column j): H->x[wpos[k] + b] is row (i/d)*d + b of column j */
+  cpk_csc *H;          /* Newton matrix on the block pattern; W's block pattern is a subset */
   cpk_int *dpos;       /* H->x[dpos[j] + b] is row (j/d)*d + b of column j (the diagonal block) */
   cpk_int *diag;       /* H->x[diag[j]] is the diagonal entry of column j */
   double *rho;         /* 2 per contact: rho_n, rho_t */
@@ -41,7 +46,7 @@ typedef struct nsn_state {
   long iter, evaluations, backtracks, regularizations, gradient_steps, restarts, restart_sweeps;
 } nsn_state;
 
-/* The block pattern of H and the maps wpos, dpos, diag (all allocation here). */
+/* The block pattern of H and the maps dpos, diag (all allocation here). */
 int nsn_build_pattern(nsn_state *S);
 /* rho per contact from W's diagonal blocks, by policy (CPK_NSN_RHO_*). */
 void nsn_choose_rho(nsn_state *S, int policy);

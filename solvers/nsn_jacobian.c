@@ -50,7 +50,6 @@ static int count_pattern(const nsn_state *S, cpk_int *mark, cpk_int *list, cpk_i
 /* Fill H's pattern and the maps, block column by block column. */
 static void fill_pattern(nsn_state *S, cpk_int *mark, cpk_int *list, cpk_int *slot)
 {
-  const cpk_csc *W = S->W;
   cpk_csc *H = S->H;
   size_t d = S->d;
   cpk_int pos = 0;
@@ -64,8 +63,6 @@ static void fill_pattern(nsn_state *S, cpk_int *mark, cpk_int *list, cpk_int *sl
         for (size_t b = 0; b < d; b++) H->i[pos++] = list[m] * (cpk_int)d + (cpk_int)b;
       S->dpos[j] = H->p[j] + slot[C] * (cpk_int)d;
       S->diag[j] = S->dpos[j] + (cpk_int)(j % d);
-      for (cpk_int k = W->p[j]; k < W->p[j + 1]; k++)
-        S->wpos[k] = H->p[j] + slot[W->i[k] / (cpk_int)d] * (cpk_int)d;
     }
   }
   H->p[S->n] = pos;
@@ -80,10 +77,9 @@ int nsn_build_pattern(nsn_state *S)
   int rc = (!mark || !list || !slot) ? CPK_ENOMEM : count_pattern(S, mark, list, &nnz);
   if (!rc) rc = cpk_csc_alloc((cpk_int)S->n, (cpk_int)S->n, nnz, &S->H);
   if (!rc) {
-    S->wpos = cpk_alloc_array((size_t)S->W->p[S->n], sizeof *S->wpos);
     S->dpos = cpk_alloc_array(S->n, sizeof *S->dpos);
     S->diag = cpk_alloc_array(S->n, sizeof *S->diag);
-    if ((!S->wpos && S->W->p[S->n] > 0) || !S->dpos || !S->diag) rc = CPK_ENOMEM;
+    if (!S->dpos || !S->diag) rc = CPK_ENOMEM;
   }
   if (!rc) {
     fill_pattern(S, mark, list, slot);
@@ -261,11 +257,18 @@ void nsn_assemble(nsn_state *S)
   /* W's entries in locals: the stores to H could alias them (reloaded at every product) */
   const cpk_int *Wp = W->p, *Wi = W->i;
   const double *Wx = W->x;
+  const cpk_int *Hi = H->i;
   for (size_t j = 0; j < S->n; j++) {
+    /*
+     * W's rows and H's blocks both ascend in column j: a walk finds each W entry's
+     * block in H (a stored map of positions was 8 bytes per entry of W per rank).
+     */
+    cpk_int pos = H->p[j];
     for (cpk_int k = Wp[j]; k < Wp[j + 1]; k++) { /* (B W)(block(i), j) += B_c[:, i%d] W_ij */
       size_t i = (size_t)Wi[k], a = i % d;
+      while ((size_t)Hi[pos] / d < i / d) pos += (cpk_int)d;
       const double *Bc = S->Bblk + (i / d) * dd + a;
-      double *h = H->x + S->wpos[k], wx = Wx[k];
+      double *h = H->x + pos, wx = Wx[k];
       for (size_t b = 0; b < d; b++) h[b] += Bc[b * d] * wx;
     }
     const double *Ac = S->Ablk + (j / d) * dd;

@@ -61,16 +61,18 @@ static void check_local_rows(petsc_rows *R, const cpk_csc *A, int size)
       same = 0;
       break;
     }
-    petsc_rows_values(R, A);
     total += R->nnz;
-    for (size_t r = 0; r < r1 - r0; r++)
+    for (size_t r = 0; r < r1 - r0; r++) {
+      const PetscScalar *v = petsc_rows_values(R, A, r);
+      same &= (size_t)(R->rp[r + 1] - R->rp[r]) <= R->vcap;
       for (PetscInt k = R->rp[r]; k < R->rp[r + 1]; k++) {
-        size_t src = R->src[k], j = (size_t)R->cj[k];
+        size_t src = (size_t)R->src[k], j = (size_t)R->cj[k];
         same &= (size_t)A->i[src] == r0 + r && src >= (size_t)A->p[j] &&
-                src < (size_t)A->p[j + 1] && R->v[k] == A->x[src];
+                src < (size_t)A->p[j + 1] && v[k - R->rp[r]] == A->x[src];
         same &= k == R->rp[r] || R->cj[k - 1] < R->cj[k];
         same &= (R->dnz[r] + R->onz[r]) == R->rp[r + 1] - R->rp[r];
       }
+    }
     same &= petsc_rows_same(R, A);
   }
   t_ok(same && total == (size_t)A->p[N], "%d ranks: local rows = the CSC's %zu entries", size, total);
