@@ -164,6 +164,18 @@ static double *block_in_place(const body_work *w, size_t i, size_t j)
   return NULL;
 }
 
+/* The list entry of block (i, j) written over in place: a build's list holds its blocks
+ * in generation order, so the k-th block generated again is entry k (the cone form reads
+ * the list: cone_form.c); NULL when the entry is another block. */
+static double *list_in_place(const body_work *w, const blist *L, size_t i, size_t j)
+{
+  size_t k = w->found;
+  if (k >= w->in->ptr[w->in->nc] || k >= L->cap || L->bi[k] != i || L->bj[k] != j) return NULL;
+  return L->val + 16 * k;
+}
+
+/* Column j of A: blocks pushed on L, or (w->in set) written over w->in's blocks and L's
+ * entries, which a build made in this order. */
 static int body_column(body_work *w, size_t j, blist *L)
 {
   const cpk_contact_system *s = w->s;
@@ -182,10 +194,16 @@ static int body_column(body_work *w, size_t j, blist *L)
         w->list[nlist++] = w->adj[e];
       }
   for (size_t l = 0; l < nlist && !rc && !w->miss; l++) {
-    double *blk = NULL;
-    if (w->in && !(blk = block_in_place(w, w->list[l], j))) w->miss = 1;
-    else if (!w->in && blist_push(L, w->list[l], j, &blk)) rc = CPK_ENOMEM;
-    else block_product(w, w->list[l], blk);
+    size_t i = w->list[l];
+    double *blk = NULL, *lv = NULL;
+    if (w->in) {
+      blk = block_in_place(w, i, j);
+      if (!blk || !(lv = list_in_place(w, L, i, j))) blk = NULL, w->miss = 1;
+    } else if (blist_push(L, i, j, &blk)) {
+      rc = CPK_ENOMEM;
+    }
+    if (blk) block_product(w, i, blk);
+    if (lv) memcpy(lv, blk, 16 * sizeof *blk);
     w->found += blk != NULL;
   }
   if (w->F->ls) /* X back to zero for the next column */
@@ -265,12 +283,12 @@ static int body_free_velocity(body_work *w, cvm_blockop *B, cvm_blockop *old)
  * the blocks are exactly old's and B took old's arrays; 0 after a block old does not have,
  * or fewer blocks than old's, with the column marks cleared for a build from the start.
  */
-static int columns_in_place(body_work *w, cvm_blockop *B, cvm_blockop *old, int *rc)
+static int columns_in_place(body_work *w, cvm_blockop *B, cvm_blockop *old, blist *L, int *rc)
 {
   const cpk_contact_system *s = w->s;
   if (!old->ptr || !old->col || !old->val || old->nc != s->nc) return 0;
   w->in = old;
-  for (size_t j = 0; !*rc && !w->miss && j < s->nc; j++) *rc = body_column(w, j, NULL);
+  for (size_t j = 0; !*rc && !w->miss && j < s->nc; j++) *rc = body_column(w, j, L);
   w->in = NULL;
   if (!*rc && !w->miss && w->found == old->ptr[old->nc]) {
     B->nc = s->nc;
@@ -298,7 +316,7 @@ static int build_body(const cpk_contact_system *s, const cvm_mass *F, cvm_blocko
   w.F = F ? F : own;
   if (!rc) rc = body_work_alloc(&w, B, old);
   if (!rc) rc = body_free_velocity(&w, B, old);
-  if (!rc && !columns_in_place(&w, B, old, &rc) && !rc) {
+  if (!rc && !columns_in_place(&w, B, old, &L, &rc) && !rc) {
     for (size_t j = 0; !rc && j < s->nc; j++) rc = body_column(&w, j, &L);
     if (!rc) rc = blist_to_op(&L, s->nc, B, old, w.next);
   }
