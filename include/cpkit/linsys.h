@@ -90,7 +90,11 @@ CPK_API const cpk_linsys_type *cpk_linsys_find(const char *name);
 /**
  * 1 when T is one of the PETSc backends (petsc, petsc-cg, petsc-gmres): its calls are
  * collective over the MPI ranks, so every rank must make them in step; 0 otherwise
- * (also for NULL and in a build without PETSc).
+ * (also for NULL and in a build without PETSc). Such a call whose arguments one rank
+ * refuses (no factors, a NULL x or column, a wrong index or matrix) or that runs out
+ * of memory on one rank before its collective part returns the same error on every
+ * rank, and every instance stays as it was on every rank. The instance itself must
+ * exist on every rank (L is not checked).
  */
 CPK_API int cpk_linsys_is_distributed(const cpk_linsys_type *T);
 
