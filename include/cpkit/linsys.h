@@ -82,7 +82,11 @@ CPK_API extern const cpk_linsys_type *cpk_linsys_petsc_cg;
  * 3-D piles). A system that does not converge is reported as CPK_ESINGULAR,
  * with no fall-back to LU; the solvers regularize or stop as for a singular
  * matrix (the driver's residual still decides `solved`). NULL without PETSc.
- * Same initialisation and column updates as cpk_linsys_petsc.
+ * Same initialisation and column updates as cpk_linsys_petsc. The
+ * preconditioner is chosen through PETSc's options database with the prefix
+ * `cpk_` (e.g. PETSC_OPTIONS="-cpk_pc_type asm -cpk_pc_asm_overlap 1" for
+ * additive Schwarz with overlap 1, "-cpk_pc_type gamg"; doc/petsc.md compares
+ * them), read when the instance is allocated.
  */
 CPK_API extern const cpk_linsys_type *cpk_linsys_petsc_gmres;
 /** Backend by name ("dense", "umfpack", "lapack", "petsc", "petsc-cg", "petsc-gmres"), NULL if unknown or not built. */
