@@ -51,6 +51,7 @@ static int driver_case(const cpk_problem *p, int m, int *g)
   cpk_result *r = NULL;
   cpk_error err;
   double z0[N];
+  cpk_error_clear(&err);
   driver_settings(&st, m, z0);
   int rc = cpk_result_alloc(p->n, &r);
   if (!rc && m == C_UNKNOWN) rc = cpk_solve(p, odd_rank ? "no-such-solver" : "ipm", &st, r, &err);
