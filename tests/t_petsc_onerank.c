@@ -173,6 +173,13 @@ int main(void)
     return t_done();
   }
   int rank, size, mine[MINE];
+  /*
+   * Under ASan, Open MPI's start-up allocations, made through failalloc's malloc, escape
+   * t_mpi_start's masking (measured: 122 kB in 3 357 blocks from Open MPI's modules, none
+   * from cpkit): no leak check here. The driver and eta paths are leak-checked by the
+   * plain build's sanitizer tests (t_solver, t_linsys) and by t_petsc_stop.
+   */
+  t_leak_tracking(0);
   int up = t_mpi_start(&rank, &size);
   odd_rank = rank == size - 1;
   mine[C_PLAIN_OK] = 0;
