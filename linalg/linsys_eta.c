@@ -60,7 +60,7 @@ void linsys_eta_apply_transposed(const linsys_eta *e, double *y)
 }
 
 /* Make room for one more eta with `extra` off-pivot entries (doubling; may reallocate). */
-static int eta_reserve(linsys_eta *e, size_t extra)
+int linsys_eta_reserve(linsys_eta *e, size_t extra)
 {
   if (e->neta == e->eta_cap) {
     size_t cap = e->eta_cap * 2;
@@ -89,7 +89,7 @@ static int eta_reserve(linsys_eta *e, size_t extra)
 }
 
 /*
- * The eta file grows here (eta_reserve may reallocate): the only allocation
+ * The eta file grows here (linsys_eta_reserve may reallocate): the only allocation
  * outside alloc, amortised by doubling and reset by the next factorization.
  */
 int linsys_eta_append(linsys_eta *e, size_t j, const double *a)
@@ -102,7 +102,7 @@ int linsys_eta_append(linsys_eta *e, size_t j, const double *a)
     if (i != j && a[i] != 0.0) nz++;
   }
   if (!(fabs(a[j]) > ETA_PIVOT_TOL * amax)) return CPK_ESINGULAR;
-  int rc = eta_reserve(e, nz);
+  int rc = linsys_eta_reserve(e, nz);
   if (rc) return rc;
   size_t k = e->nent;
   for (size_t i = 0; i < e->n; i++)

@@ -29,6 +29,12 @@ void linsys_eta_apply(const linsys_eta *e, double *y);
 /** y <- E_1^{-T} ... E_k^{-T} y */
 void linsys_eta_apply_transposed(const linsys_eta *e, double *y);
 /**
+ * Room for one more eta with up to `extra` off-pivot entries: linsys_eta_append
+ * of such an eta then allocates nothing. The etas stored are unchanged even when
+ * it fails (CPK_ENOMEM, CPK_EOVERFLOW); only the capacity may have grown.
+ */
+int linsys_eta_reserve(linsys_eta *e, size_t extra);
+/**
  * Append the eta replacing column j, alpha = A_k^{-1} col. CPK_ESINGULAR (file
  * unchanged) when alpha is not finite or its pivot alpha_j is negligible, i.e.
  * the new matrix is numerically singular. May grow the file (CPK_ENOMEM).

@@ -344,13 +344,14 @@ static int petsc_gather_solution(petsc_state *s, double *x)
   return VecRestoreArrayRead(s->xall, &xx) ? CPK_ELINSYS : CPK_OK;
 }
 
-/* x <- A_0^{-1} x or A_0^{-T} x (the converged reason is global: every rank takes the same branch). */
+/*
+ * x <- A_0^{-1} x or A_0^{-T} x (the converged reason is global: every rank takes the
+ * same branch). Its callers (petsc_solve, petsc_replace_column) agreed at their entry.
+ */
 static int petsc_ksp_solve(void *state, double *x, int transpose)
 {
   petsc_state *s = state;
-  int rc = cpk_mpi_agree(CPK_OK);
-  if (rc) return rc;
-  rc = petsc_agree_rc(s->comm, petsc_scatter_rhs(s, x));
+  int rc = petsc_agree_rc(s->comm, petsc_scatter_rhs(s, x));
   KSPConvergedReason why = KSP_CONVERGED_ITERATING;
   if (!rc) rc = petsc_agree_rc(s->comm, petsc_ksp_run(s, transpose, &why)); /* before a fall-back's collectives */
   if (!rc && why < 0 && s->spd) rc = petsc_fall_back_to_lu(s, transpose, &why);
@@ -371,25 +372,41 @@ static int petsc_ksp_solve(void *state, double *x, int transpose)
 }
 
 /*
+ * A solve refused on one rank (no factors, no x: the caller's arguments may differ
+ * between ranks) is refused on every rank, before the collective solve.
+ */
+static int petsc_solve(void *state, double *x, int transpose)
+{
+  petsc_state *s = state;
+  int rc = cpk_mpi_agree(s->base.factored && (s->base.n == 0 || x) ? CPK_OK : CPK_EINVAL);
+  return rc ? rc : linsys_eta_backend_solve(state, x, transpose);
+}
+
+/*
  * A column update refused on one rank (no factors, j out of range, no column) is
  * refused on every rank: the others' solve for A^{-1} col is a collective, and the
- * eta files stay alike.
+ * eta files stay alike. The eta file's room for a dense column is made before that
+ * agreement, so an allocation that fails on one rank is every rank's error and the
+ * append after the solve allocates nothing (a realloc failing there on one rank
+ * left the eta files different and that rank alone with an error).
  */
 static int petsc_replace_column(void *state, size_t j, const double *col, const double *Ainv_col)
 {
   petsc_state *s = state;
-  int rc = cpk_mpi_agree(s->base.factored && j < s->base.n && col ? CPK_OK : CPK_EINVAL);
+  int rc = s->base.factored && j < s->base.n && col ? linsys_eta_reserve(&s->base.eta, s->base.n)
+                                                    : CPK_EINVAL;
+  rc = cpk_mpi_agree(rc);
   return rc ? rc : linsys_eta_backend_replace_column(state, j, col, Ainv_col);
 }
 
 static const cpk_linsys_type petsc_type = {
-    "petsc",     petsc_alloc, petsc_factor, linsys_eta_backend_solve, petsc_replace_column,
+    "petsc",     petsc_alloc, petsc_factor, petsc_solve, petsc_replace_column,
     linsys_eta_backend_stats, petsc_free};
 static const cpk_linsys_type petsc_cg_type = {
-    "petsc-cg",  petsc_alloc_cg, petsc_factor, linsys_eta_backend_solve,
+    "petsc-cg",  petsc_alloc_cg, petsc_factor, petsc_solve,
     petsc_replace_column, linsys_eta_backend_stats, petsc_free};
 static const cpk_linsys_type petsc_gmres_type = {
-    "petsc-gmres", petsc_alloc_gmres, petsc_factor, linsys_eta_backend_solve,
+    "petsc-gmres", petsc_alloc_gmres, petsc_factor, petsc_solve,
     petsc_replace_column, linsys_eta_backend_stats, petsc_free};
 const cpk_linsys_type *cpk_linsys_petsc = &petsc_type;
 const cpk_linsys_type *cpk_linsys_petsc_cg = &petsc_cg_type;

@@ -81,7 +81,7 @@ static _Thread_local int driver_depth;
 static void distributed_begin(const cpk_problem *p)
 {
   if (driver_depth == 0) cpk_mpi_agree_reset();
-  cpk_mpi_set_row_group(p->kind == CPK_KIND_FRICTION_CONE ? p->cone_dim : 1);
+  cpk_mpi_set_row_group(p && p->kind == CPK_KIND_FRICTION_CONE ? p->cone_dim : 1);
 }
 
 /* The outermost call returns: an error agreed in its run is not kept for direct backend calls. */
@@ -119,8 +119,6 @@ static int solver_alloc(const cpk_solver_type *T, const cpk_problem *p, const cp
   s->problem = p;
   rc = own_settings(s, settings);
   if (rc) cpk_error_set(err, rc, "out of memory");
-  if (!rc)
-    rc = check_warm_start(p->n, settings->z0, settings->basis0, settings->lemke.covering, err);
   if (!rc) {
     rc = cpk_findex_bind(T, p, &s->settings, &s->impl, &s->state, err);
     if (rc && err && !err->message[0]) cpk_error_set(err, rc, "%s: %s", T->name, cpk_strerror(rc));
@@ -135,25 +133,41 @@ static int solver_alloc(const cpk_solver_type *T, const cpk_problem *p, const cp
   return CPK_OK;
 }
 
-int cpk_solver_alloc(const cpk_solver_type *T, const cpk_problem *p, const cpk_settings *settings,
-                     cpk_solver **out, cpk_error *err)
+/* cpk_solver_alloc's arguments, checked on this rank alone. */
+static int check_alloc_args(const cpk_solver_type *T, const cpk_problem *p,
+                            const cpk_settings *settings, cpk_error *err)
 {
-  cpk_settings defaults;
   int rc;
-  *out = NULL;
-  cpk_error_clear(err);
   if (!T || !p) return cpk_error_set(err, CPK_EINVAL, "no solver or no problem given");
   if ((rc = cpk_problem_validate(p, err))) return rc;
   if (!cpk_solver_accepts(T, p))
     return cpk_error_set(err, CPK_EUNSUP, "solver '%s' does not accept %s problems", T->name,
                          cpk_problem_kind_name(p->kind));
+  if ((rc = cpk_settings_validate(settings, err))) return rc;
+  return check_warm_start(p->n, settings->z0, settings->basis0, settings->lemke.covering, err);
+}
+
+/*
+ * The arguments may differ between ranks (settings are per rank), so with a petsc
+ * backend every rank agrees on their check before any rank makes a collective call:
+ * a rank that refused them alone used to return while the others waited for it in
+ * the solver's first backend call.
+ */
+int cpk_solver_alloc(const cpk_solver_type *T, const cpk_problem *p, const cpk_settings *settings,
+                     cpk_solver **out, cpk_error *err)
+{
+  cpk_settings defaults;
+  *out = NULL;
+  cpk_error_clear(err);
   if (!settings) {
     cpk_settings_default(&defaults);
     settings = &defaults;
   }
-  if ((rc = cpk_settings_validate(settings, err))) return rc;
-  if (cpk_monitor_distributed(settings)) distributed_begin(p);
-  return distributed_end(settings, solver_alloc(T, p, settings, out, err));
+  int rc = check_alloc_args(T, p, settings, err);
+  if (!cpk_monitor_distributed(settings)) return rc ? rc : solver_alloc(T, p, settings, out, err);
+  distributed_begin(rc ? NULL : p);
+  rc = distributed_agree(settings, rc, err);
+  return distributed_end(settings, rc ? rc : solver_alloc(T, p, settings, out, err));
 }
 
 int cpk_solver_set_warm_start(cpk_solver *s, const double *z0, const int *basis0)
@@ -237,13 +251,17 @@ static int solver_solve(cpk_solver *s, cpk_result *r, cpk_error *err)
   return CPK_OK;
 }
 
+/* A result refused on one rank is refused on every rank (as cpk_solver_alloc's arguments). */
 int cpk_solver_solve(cpk_solver *s, cpk_result *r, cpk_error *err)
 {
   cpk_error_clear(err);
+  int rc = CPK_OK;
   if (!r || r->n != s->problem->n)
-    return cpk_error_set(err, CPK_EINVAL, "result must be allocated for n = %zu", s->problem->n);
-  if (cpk_monitor_distributed(&s->settings)) distributed_begin(s->problem);
-  return distributed_end(&s->settings, solver_solve(s, r, err));
+    rc = cpk_error_set(err, CPK_EINVAL, "result must be allocated for n = %zu", s->problem->n);
+  if (!cpk_monitor_distributed(&s->settings)) return rc ? rc : solver_solve(s, r, err);
+  distributed_begin(s->problem);
+  rc = distributed_agree(&s->settings, rc, err);
+  return distributed_end(&s->settings, rc ? rc : solver_solve(s, r, err));
 }
 
 const cpk_solver_type *cpk_solver_type_of(const cpk_solver *s) { return s->type; }
@@ -264,7 +282,12 @@ int cpk_solve(const cpk_problem *p, const char *solver_name, const cpk_settings 
 {
   const cpk_solver_type *T = cpk_solver_find(solver_name);
   cpk_solver *s = NULL;
-  if (!T) return cpk_error_set(err, CPK_ENOTFOUND, "unknown solver '%s'", solver_name ? solver_name : "");
+  if (!T) { /* the other ranks, if they know the name, agree in cpk_solver_alloc's check */
+    int rc = cpk_error_set(err, CPK_ENOTFOUND, "unknown solver '%s'", solver_name ? solver_name : "");
+    if (!settings || !cpk_monitor_distributed(settings)) return rc;
+    distributed_begin(NULL);
+    return distributed_end(settings, distributed_agree(settings, rc, err));
+  }
   int rc = cpk_solver_alloc(T, p, settings, &s, err);
   if (!rc) rc = cpk_solver_solve(s, r, err);
   cpk_solver_free(s);

@@ -1,4 +1,4 @@
-/* failalloc.c: test-only LD_PRELOAD shim that makes the N-th malloc/calloc/realloc of a cpkit process fail. */
+/* failalloc.c: test-only LD_PRELOAD shim that makes the N-th malloc/calloc/realloc of a cpkit process fail (or, linked into a test, the k-th from a point the test chooses). */
 /*
  * Environment:
  *   CPK_FAILALLOC_N     the call to fail, counted from 1 over malloc, calloc and
@@ -8,6 +8,9 @@
  *                       alone, so the count is the same from run to run
  *   CPK_FAILALLOC_COUNT a file: at exit the process writes there how many
  *                       calls it made, so a test knows how far to go
+ * A test program that links this file instead calls failalloc_arm(k, object):
+ * the k-th call of its thread from then on fails (0: none), counting only the
+ * calls made from code in a shared object whose path holds `object` (NULL: any).
  * One call fails, the later ones succeed again: that is what an allocation
  * failure looks like to a program that must clean up and report it.
  *
@@ -18,6 +21,7 @@
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <pthread.h>
 #include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -83,10 +87,35 @@ static int sanitizer_call(void *caller)
   return info.dli_fname && strstr(info.dli_fname, "san.so") != NULL; /* libasan, libubsan, liblsan */
 }
 
+/*
+ * Armed by a program that links this file (failalloc_arm): only the arming
+ * thread's calls count, so a library's own threads (Open MPI's PMIx progress
+ * thread) neither take the failure nor move it.
+ */
+static int thread_only;
+static pthread_t armed_thread;
+static const char *armed_object; /* only calls made from a shared object whose path holds this */
+
+void failalloc_arm(unsigned long k, const char *object);
+void failalloc_arm(unsigned long k, const char *object)
+{
+  resolve();
+  active = 0;
+  armed_thread = pthread_self();
+  thread_only = 1;
+  armed_object = object;
+  __atomic_store_n(&calls, 0, __ATOMIC_RELAXED);
+  fail_at = k;
+  active = k != 0;
+}
+
 /* 1 when this call (made from `caller`) is the one to fail. */
 static int should_fail(void *caller)
 {
-  if (!active) return 0;
+  if (!active || (thread_only && !pthread_equal(pthread_self(), armed_thread))) return 0;
+  Dl_info from;
+  if (armed_object && !(dladdr(caller, &from) && from.dli_fname && strstr(from.dli_fname, armed_object)))
+    return 0;
   unsigned long k = __atomic_add_fetch(&calls, 1, __ATOMIC_RELAXED);
   if (k != fail_at) return 0;
   if (sanitizer_call(caller)) {

@@ -34,6 +34,25 @@ static inline int t_lcp48_triplets(cpk_int *ti, cpk_int *tj, double *tv, double 
   return k;
 }
 
+/* That matrix times `scale` as a CSC (free it), NULL on failure. */
+static inline cpk_csc *t_csc48(double scale)
+{
+  cpk_int ti[T_LCP48_NNZ], tj[T_LCP48_NNZ];
+  double tv[T_LCP48_NNZ];
+  int k = t_lcp48_triplets(ti, tj, tv, scale);
+  cpk_csc *A = NULL;
+  return cpk_csc_from_triplets(T_LCP48_N, T_LCP48_N, (size_t)k, ti, tj, tv, &A) == CPK_OK ? A : NULL;
+}
+
+/* 1 when max |A x - b| <= 1e-9 (A's entries and b are O(1), A diagonally dominant). */
+static inline int t_solves48(const cpk_csc *A, const double *x, const double *b)
+{
+  double Ax[T_LCP48_N], worst = 0.0;
+  cpk_csc_mv(A, x, Ax, 0);
+  for (int i = 0; i < T_LCP48_N; i++) worst = fmax(worst, fabs(Ax[i] - b[i]));
+  return worst <= 1e-9;
+}
+
 /* The LCP of that matrix (scale 1) with q_i = sin(1.7 i); NULL on failure. */
 static inline cpk_problem *t_lcp48(void)
 {
@@ -76,6 +95,19 @@ static inline int *t_mpi_gather(const int *mine, int count, int size)
     return NULL;
   }
   return all;
+}
+
+/*
+ * Every rank's `count` results gathered on rank 0, which checks that they all
+ * arrived (MPI and PETSc up: `up`) and reports them with `report`; collective.
+ */
+static inline void t_mpi_report(int up, const int *mine, int count, int rank, int size,
+                                void (*report)(const int *all, int size))
+{
+  int *all = t_mpi_gather(mine, count, size);
+  t_ok(up == CPK_OK && all, "%d rank(s): every case ended on every rank", size);
+  if (all && rank == 0) report(all, size);
+  free(all);
 }
 
 /* The exit status: rank 0's t_done (its report holds the other ranks'); MPI_Finalize at exit is not tracked. */

@@ -122,6 +122,16 @@ backend=petsc-gmres
 case_dist nsn-cone16-gmres "$tmp/cone16.cpk" 1e-6 --solver nsn
 case_dist fcipm-cone16-gmres "$tmp/cone16.cpk" 1e-6 --solver fcipm
 case_dist ipm-lcp48-gmres "$tmp/lcp48.cpk" 1e-6 --solver ipm
+# The preconditioner chosen through PETSc's options database (doc/petsc.md): ASM with
+# overlap 1 and GAMG; -cpk_ksp_view shows which one the KSP used.
+for pc in asm gamg; do
+  PETSC_OPTIONS="-cpk_pc_type $pc -cpk_ksp_view"
+  export PETSC_OPTIONS
+  case_dist nsn-cone16-gmres-$pc "$tmp/cone16.cpk" 1e-6 --solver nsn
+  check "nsn-cone16-gmres-$pc, 2 ranks: the preconditioner is $pc" \
+    grep -q "type: $pc" "$tmp/nsn-cone16-gmres-$pc.2.stdout"
+done
+unset PETSC_OPTIONS
 backend=petsc
 
 # Output from rank 0 alone: one report on stdout, no file from another rank.

@@ -73,18 +73,7 @@ static int stop_on_odd_rank(const cpk_iteration_info *info, void *data)
   return odd_rank && info->iteration >= 2;
 }
 
-/* ---- the problem: t_lcp48's matrix, times a scale ---- */
-
-enum { N = T_LCP48_N };
-
-static cpk_csc *csc48(double scale)
-{
-  cpk_int ti[T_LCP48_NNZ], tj[T_LCP48_NNZ];
-  double tv[T_LCP48_NNZ];
-  int k = t_lcp48_triplets(ti, tj, tv, scale);
-  cpk_csc *A = NULL;
-  return cpk_csc_from_triplets(N, N, k, ti, tj, tv, &A) == CPK_OK ? A : NULL;
-}
+enum { N = T_LCP48_N }; /* the problem: t_lcp48's matrix (t_csc48), times a scale */
 
 /* ---- the driver cases ---- */
 
@@ -117,28 +106,19 @@ static void run_case(const cpk_problem *p, int m, int *g)
 enum { D_FACTOR, D_REFUSED, D_SOLVE_OLD, D_OLD_SOLVED, D_FACTOR_NEW, D_NEW_SOLVED, D_COUNT,
        D_UPDATE_REFUSED, D_UPDATE_SOLVED, ND };
 
-/* max |A x - b| <= 1e-9 (A's entries and b are O(1), A diagonally dominant) */
-static int solves(const cpk_csc *A, const double *x, const double *b)
-{
-  double Ax[N], worst = 0.0;
-  cpk_csc_mv(A, x, Ax, 0);
-  for (int i = 0; i < N; i++) worst = fmax(worst, fabs(Ax[i] - b[i]));
-  return worst <= 1e-9;
-}
-
 /* A solve of A x = b with L; 1 when it returned CPK_OK and x solves A. */
 static int solve_check(cpk_linsys *L, const cpk_csc *A, int *rc)
 {
   double b[N], x[N];
   for (int i = 0; i < N; i++) x[i] = b[i] = cos(0.3 * i);
   *rc = cpk_linsys_solve(L, x, 0);
-  return *rc == CPK_OK && solves(A, x, b);
+  return *rc == CPK_OK && t_solves48(A, x, b);
 }
 
 /* g: the return codes and checks of ND steps on a new petsc instance. */
 static void direct_cases(int *g)
 {
-  cpk_csc *A = csc48(1.0), *B = csc48(2.0), *bad = csc48(2.0);
+  cpk_csc *A = t_csc48(1.0), *B = t_csc48(2.0), *bad = t_csc48(2.0);
   cpk_linsys *L = NULL;
   int rc;
   for (int k = 0; k < ND; k++) g[k] = -1;
@@ -226,10 +206,7 @@ int main(void)
   direct_cases(mine + PER_RUN * NRUNS + ND);
   run_case(p, RUN_PLAIN, last);
   mine[MINE - 1] = last[0] == CPK_OK && last[1] == CPK_STATUS_SOLVED && last[3];
-  int *all = t_mpi_gather(mine, MINE, size);
-  t_ok(up == CPK_OK && all, "%d rank(s): every case ended on every rank", size);
-  if (all && rank == 0) report(all, size);
-  free(all);
+  t_mpi_report(up, mine, MINE, rank, size, report);
   cpk_problem_free(p);
   return t_mpi_done(rank);
 }

@@ -82,7 +82,11 @@ CPK_API extern const cpk_linsys_type *cpk_linsys_petsc_cg;
  * 3-D piles). A system that does not converge is reported as CPK_ESINGULAR,
  * with no fall-back to LU; the solvers regularize or stop as for a singular
  * matrix (the driver's residual still decides `solved`). NULL without PETSc.
- * Same initialisation and column updates as cpk_linsys_petsc.
+ * Same initialisation and column updates as cpk_linsys_petsc. The
+ * preconditioner is chosen through PETSc's options database with the prefix
+ * `cpk_` (e.g. PETSC_OPTIONS="-cpk_pc_type asm -cpk_pc_asm_overlap 1" for
+ * additive Schwarz with overlap 1, "-cpk_pc_type gamg"; doc/petsc.md compares
+ * them), read when the instance is allocated.
  */
 CPK_API extern const cpk_linsys_type *cpk_linsys_petsc_gmres;
 /** Backend by name ("dense", "umfpack", "lapack", "petsc", "petsc-cg", "petsc-gmres"), NULL if unknown or not built. */
@@ -90,7 +94,11 @@ CPK_API const cpk_linsys_type *cpk_linsys_find(const char *name);
 /**
  * 1 when T is one of the PETSc backends (petsc, petsc-cg, petsc-gmres): its calls are
  * collective over the MPI ranks, so every rank must make them in step; 0 otherwise
- * (also for NULL and in a build without PETSc).
+ * (also for NULL and in a build without PETSc). Such a call whose arguments one rank
+ * refuses (no factors, a NULL x or column, a wrong index or matrix) or that runs out
+ * of memory on one rank before its collective part returns the same error on every
+ * rank, and every instance stays as it was on every rank. The instance itself must
+ * exist on every rank (L is not checked).
  */
 CPK_API int cpk_linsys_is_distributed(const cpk_linsys_type *T);
 
