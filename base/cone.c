@@ -61,12 +61,7 @@ double cpk_fc_residual(const cpk_problem *p, const double *r, const double *u)
 
 double cpk_fc_merit(const cpk_problem *p, const double *r, const double *u)
 {
-  double e[CPK_CONE_DIM_MAX], sum = 0.0, qq = 0.0;
-  size_t d = p->cone_dim;
-  for (size_t c = 0; c < p->nc; c++) {
-    double ec = cpk_cone_natural_map(d, p->mu[c], r + c * d, u + c * d, e);
-    sum += ec * ec;
-  }
-  for (size_t i = 0; i < p->n; i++) qq += p->q[i] * p->q[i];
-  return isnan(sum) ? INFINITY : sqrt(sum) / (1.0 + sqrt(sqrt(qq)));
+  double merit;
+  cpk_fc_residual_merit(p, r, u, &merit); /* one computation of both: they cannot disagree */
+  return merit;
 }

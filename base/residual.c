@@ -15,15 +15,20 @@ int cpk_problem_eval(const cpk_problem *p, const double *z, double *w)
   return CPK_OK;
 }
 
-/* The cone's residual (cpk_fc_residual) over the contacts of rows [lo, hi). */
+/* The cone's residual (cpk_fc_residual) over the contacts of rows [lo, hi); with sum, the
+ * squares of the natural maps' norms are added to it (NaN when one is NaN). */
 static double fc_residual_rows(const cpk_problem *p, const double *r, const double *u, size_t lo,
-                               size_t hi)
+                               size_t hi, double *sum)
 {
   double e[CPK_CONE_DIM_MAX], worst = 0.0;
   size_t d = p->cone_dim;
   for (size_t c = lo / d; c < p->nc && c * d < hi; c++) {
     double ec = cpk_cone_natural_map(d, p->mu[c], r + c * d, u + c * d, e);
-    if (isnan(ec)) return INFINITY;
+    if (isnan(ec)) {
+      if (sum) *sum = NAN;
+      return INFINITY;
+    }
+    if (sum) *sum += ec * ec;
     /* u_n >= 0 holds at every solution (u^ in K* says so), but the natural map sees a
      * negative u_n only through |u_n| / mu: with mu = 1e10, r = 0 and u_n = -1 had residual
      * 1e-10. The normal velocity's violation counts at its own size. */
@@ -38,7 +43,7 @@ double cpk_natural_residual_rows(const cpk_problem *p, const double *z, const do
 {
   double r = 0.0;
   if (hi > p->n) hi = p->n;
-  if (p->kind == CPK_KIND_FRICTION_CONE) return fc_residual_rows(p, z, w, lo, hi);
+  if (p->kind == CPK_KIND_FRICTION_CONE) return fc_residual_rows(p, z, w, lo, hi, NULL);
   for (size_t i = lo; i < hi; i++) {
     double t = z[i] - w[i], lo_i = p->lower[i], hi_i = p->upper[i];
     if (p->findex && p->findex[i] >= 0) { /* bounds +-c_i z_j at this z (z_j < 0 is row j's error) */
@@ -51,6 +56,14 @@ double cpk_natural_residual_rows(const cpk_problem *p, const double *z, const do
     if (e > r) r = e;
   }
   return r;
+}
+
+double cpk_fc_residual_merit(const cpk_problem *p, const double *r, const double *u, double *merit)
+{
+  double sum = 0.0, qq = 0.0, res = fc_residual_rows(p, r, u, 0, p->n, &sum);
+  for (size_t i = 0; i < p->n; i++) qq += p->q[i] * p->q[i];
+  *merit = isnan(sum) ? INFINITY : sqrt(sum) / (1.0 + sqrt(sqrt(qq)));
+  return res;
 }
 
 double cpk_natural_residual(const cpk_problem *p, const double *z, const double *w)

@@ -125,6 +125,20 @@ int cpk_result_set_stat(cpk_result *r, const char *name, double value)
   return CPK_OK;
 }
 
+int cpk_result_set_stats(cpk_result *r, const cpk_stat *list, size_t n)
+{
+  if (r->nstats == 0 && n <= CPK_MAX_STATS) { /* nothing to find: ~15 searches a solve saved */
+    if (n > 0) memcpy(r->stats, list, n * sizeof *list);
+    r->nstats = n;
+    return CPK_OK;
+  }
+  for (size_t k = 0; k < n; k++) {
+    int rc = cpk_result_set_stat(r, list[k].name, list[k].value);
+    if (rc) return rc;
+  }
+  return CPK_OK;
+}
+
 int cpk_result_get_stat(const cpk_result *r, const char *name, double *value)
 {
   for (size_t k = 0; k < r->nstats; k++)

@@ -42,6 +42,12 @@ int cpk_linsys_alloc(const cpk_linsys_type *T, size_t n, cpk_linsys **out)
 
 int cpk_linsys_factor(cpk_linsys *L, const cpk_csc *A) { return L->type->factor(L->state, A); }
 
+int cpk_linsys_factor_unchecked(cpk_linsys *L, const cpk_csc *A)
+{
+  if (!L->type->factor_unchecked) return L->type->factor(L->state, A);
+  return L->type->factor_unchecked(L->state, A);
+}
+
 int cpk_linsys_solve(cpk_linsys *L, double *x, int transpose)
 {
   return L->type->solve(L->state, x, transpose);

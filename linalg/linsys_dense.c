@@ -125,7 +125,8 @@ static int dense_factor(void *state, const cpk_csc *A)
   dense_state *s = state;
   if (!A || A->m != A->n || (size_t)A->n != s->n) return CPK_EINVAL;
   if (cpk_csc_check(A)) return CPK_EBADMAT;
-  double t0 = cpk_wtime();
+  int timed = s->n >= CPK_LINSYS_TIMED_MIN_N;
+  double t0 = timed ? cpk_wtime() : 0.0;
   s->factored = 0;
   s->st.updates_since_factor = 0;
   s->st.factorizations++;
@@ -140,7 +141,7 @@ static int dense_factor(void *state, const cpk_csc *A)
       rc = CPK_ESINGULAR;
   }
   s->factored = (rc == CPK_OK);
-  s->st.factor_time_s += cpk_wtime() - t0;
+  if (timed) s->st.factor_time_s += cpk_wtime() - t0;
   return rc;
 }
 
@@ -210,5 +211,5 @@ static void dense_stats(const void *state, cpk_linsys_stats *st)
 }
 
 static const cpk_linsys_type dense_type = {
-    "dense", dense_alloc, dense_factor, dense_solve, dense_replace_column, dense_stats, dense_free};
+    "dense", dense_alloc, dense_factor, dense_solve, dense_replace_column, dense_stats, dense_free, NULL};
 const cpk_linsys_type *cpk_linsys_dense = &dense_type;

@@ -177,9 +177,16 @@ void linsys_eta_backend_release(linsys_eta_backend *b)
   linsys_eta_free(&b->eta);
 }
 
+/* A is square n x n. */
+static int size_check(const linsys_eta_backend *b, const cpk_csc *A)
+{
+  return (!A || A->m != A->n || (size_t)A->n != b->n) ? CPK_EINVAL : CPK_OK;
+}
+
 int linsys_eta_backend_check(const linsys_eta_backend *b, const cpk_csc *A)
 {
-  if (!A || A->m != A->n || (size_t)A->n != b->n) return CPK_EINVAL;
+  int rc = size_check(b, A);
+  if (rc) return rc;
   return cpk_csc_check(A) ? CPK_EBADMAT : CPK_OK;
 }
 
@@ -191,9 +198,17 @@ int linsys_eta_backend_begin_factor(linsys_eta_backend *b, const cpk_csc *A)
   return CPK_OK;
 }
 
+int linsys_eta_backend_begin_factor_unchecked(linsys_eta_backend *b, const cpk_csc *A)
+{
+  int rc = size_check(b, A);
+  if (rc) return rc;
+  linsys_eta_backend_start(b);
+  return CPK_OK;
+}
+
 void linsys_eta_backend_start(linsys_eta_backend *b)
 {
-  b->factor_start = cpk_wtime();
+  b->factor_start = b->n >= CPK_LINSYS_TIMED_MIN_N ? cpk_wtime() : 0.0;
   b->factored = 0;
   linsys_eta_reset(&b->eta);
   b->st.updates_since_factor = 0;
@@ -204,6 +219,6 @@ void linsys_eta_backend_start(linsys_eta_backend *b)
 int linsys_eta_backend_end_factor(linsys_eta_backend *b, int rc)
 {
   b->factored = (rc == CPK_OK);
-  b->st.factor_time_s += cpk_wtime() - b->factor_start;
+  if (b->n >= CPK_LINSYS_TIMED_MIN_N) b->st.factor_time_s += cpk_wtime() - b->factor_start;
   return rc;
 }

@@ -62,7 +62,7 @@ typedef struct linsys_eta_backend {
   linsys_eta eta;
   double *alpha;        /* replace_column's A^{-1} col (n doubles) */
   cpk_linsys_stats st;
-  double factor_start;  /* cpk_wtime() when the running factorization began */
+  double factor_start;  /* cpk_wtime() when the running factorization began (n >= CPK_LINSYS_TIMED_MIN_N) */
   int (*solve_a0)(void *state, double *x, int transpose);
 } linsys_eta_backend;
 
@@ -73,6 +73,8 @@ void linsys_eta_backend_release(linsys_eta_backend *b);
  * factors and etas forgotten, the factorization counted and timed from here.
  */
 int linsys_eta_backend_begin_factor(linsys_eta_backend *b, const cpk_csc *A);
+/** begin_factor with A's size checked alone (CPK_EINVAL), not its structure: for factor_unchecked. */
+int linsys_eta_backend_begin_factor_unchecked(linsys_eta_backend *b, const cpk_csc *A);
 /** begin_factor's check alone: CPK_OK when A can be factored, nothing changed. */
 int linsys_eta_backend_check(const linsys_eta_backend *b, const cpk_csc *A);
 /** begin_factor once A is checked: the old factors and etas forgotten, the factorization counted. */

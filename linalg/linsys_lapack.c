@@ -154,14 +154,24 @@ static int lapack_factor_dense(lapack_state *s, const cpk_csc *A)
 }
 
 /* A failed factorization leaves no valid factors: solves get CPK_EINVAL until the next success. */
-static int lapack_factor(void *state, const cpk_csc *A)
+static int lapack_factor_begun(lapack_state *s, const cpk_csc *A, int rc)
 {
-  lapack_state *s = state;
-  int rc = linsys_eta_backend_begin_factor(&s->base, A);
   if (rc) return rc;
   s->base.st.nnz_factors = (double)s->base.n * (double)s->base.n;
   rc = s->base.n > 0 ? lapack_factor_dense(s, A) : CPK_OK;
   return linsys_eta_backend_end_factor(&s->base, rc);
+}
+
+static int lapack_factor(void *state, const cpk_csc *A)
+{
+  lapack_state *s = state;
+  return lapack_factor_begun(s, A, linsys_eta_backend_begin_factor(&s->base, A));
+}
+
+static int lapack_factor_unchecked(void *state, const cpk_csc *A)
+{
+  lapack_state *s = state;
+  return lapack_factor_begun(s, A, linsys_eta_backend_begin_factor_unchecked(&s->base, A));
 }
 
 /* x <- A_0^{-1} x = C (LU)^{-1} R x, or A_0^{-T} x = R (LU)^{-T} C x. */
@@ -181,5 +191,6 @@ static const cpk_linsys_type lapack_type = {"lapack",
                                             linsys_eta_backend_solve,
                                             linsys_eta_backend_replace_column,
                                             linsys_eta_backend_stats,
-                                            lapack_free};
+                                            lapack_free,
+                                            lapack_factor_unchecked};
 const cpk_linsys_type *cpk_linsys_lapack = &lapack_type;

@@ -401,13 +401,13 @@ static int petsc_replace_column(void *state, size_t j, const double *col, const 
 
 static const cpk_linsys_type petsc_type = {
     "petsc",     petsc_alloc, petsc_factor, petsc_solve, petsc_replace_column,
-    linsys_eta_backend_stats, petsc_free};
+    linsys_eta_backend_stats, petsc_free, NULL};
 static const cpk_linsys_type petsc_cg_type = {
     "petsc-cg",  petsc_alloc_cg, petsc_factor, petsc_solve,
-    petsc_replace_column, linsys_eta_backend_stats, petsc_free};
+    petsc_replace_column, linsys_eta_backend_stats, petsc_free, NULL};
 static const cpk_linsys_type petsc_gmres_type = {
     "petsc-gmres", petsc_alloc_gmres, petsc_factor, petsc_solve,
-    petsc_replace_column, linsys_eta_backend_stats, petsc_free};
+    petsc_replace_column, linsys_eta_backend_stats, petsc_free, NULL};
 const cpk_linsys_type *cpk_linsys_petsc = &petsc_type;
 const cpk_linsys_type *cpk_linsys_petsc_cg = &petsc_cg_type;
 const cpk_linsys_type *cpk_linsys_petsc_gmres = &petsc_gmres_type;

@@ -146,10 +146,8 @@ static int umf_numeric(umf_state *s, const cpk_csc *A)
 }
 
 /* A failed factorization leaves no valid factors: solves get CPK_EINVAL until the next success. */
-static int umf_factor(void *state, const cpk_csc *A)
+static int umf_factor_begun(umf_state *s, const cpk_csc *A, int rc)
 {
-  umf_state *s = state;
-  int rc = linsys_eta_backend_begin_factor(&s->base, A);
   if (rc) return rc;
   if (s->base.n > 0) { /* UMFPACK rejects n = 0; the empty matrix needs no factors */
     if (!umf_same_pattern(s, A)) rc = umf_new_pattern(s, A);
@@ -158,6 +156,18 @@ static int umf_factor(void *state, const cpk_csc *A)
     s->base.st.nnz_factors = 0.0;
   }
   return linsys_eta_backend_end_factor(&s->base, rc);
+}
+
+static int umf_factor(void *state, const cpk_csc *A)
+{
+  umf_state *s = state;
+  return umf_factor_begun(s, A, linsys_eta_backend_begin_factor(&s->base, A));
+}
+
+static int umf_factor_unchecked(void *state, const cpk_csc *A)
+{
+  umf_state *s = state;
+  return umf_factor_begun(s, A, linsys_eta_backend_begin_factor_unchecked(&s->base, A));
 }
 
 /* x <- A_0^{-1} x or A_0^{-T} x by UMFPACK (with its iterative refinement against A_0). */
@@ -177,5 +187,6 @@ static const cpk_linsys_type umf_type = {"umfpack",
                                          linsys_eta_backend_solve,
                                          linsys_eta_backend_replace_column,
                                          linsys_eta_backend_stats,
-                                         umf_free};
+                                         umf_free,
+                                         umf_factor_unchecked};
 const cpk_linsys_type *cpk_linsys_umfpack = &umf_type;

@@ -120,6 +120,15 @@ static void evaluate(nsn_state *S, const cpk_problem *p)
   S->evaluations++;
 }
 
+/* The cone residual at (r, u); FCLIB's merit from the same pass kept for the stats: it holds
+ * until the next evaluation (every change of r is followed by one). */
+static double residual(nsn_state *S, const cpk_problem *p)
+{
+  double res = cpk_fc_residual_merit(p, S->r, S->u, &S->fc_merit);
+  S->fc_merit_at = S->evaluations;
+  return res;
+}
+
 static void swap_ptr(double **a, double **b)
 {
   double *t = *a;
@@ -138,7 +147,7 @@ static int solve_shifted(nsn_state *S, double delta)
       S->dsave[j] = H->x[S->diag[j]];
       H->x[S->diag[j]] += delta;
     }
-  int rc = cpk_linsys_factor(S->ls, H);
+  int rc = cpk_linsys_factor_unchecked(S->ls, H); /* H's pattern was checked when built */
   if (delta > 0.0)
     for (size_t j = 0; j < S->n; j++) H->x[S->diag[j]] = S->dsave[j];
   if (rc == CPK_ENOMEM) return rc;
@@ -283,7 +292,7 @@ static int restart(nsn_state *S, const cpk_problem *p, const cpk_settings *s, cp
     if (rr->residual < *res) {
       memcpy(S->r, rr->z, S->n * sizeof *S->r);
       evaluate(S, p);
-      *res = cpk_fc_residual(p, S->r, S->u);
+      *res = residual(S, p);
       *moved = 1;
     }
   }
@@ -361,7 +370,7 @@ static int stuck(nsn_state *S, const cpk_problem *p, const cpk_settings *s, cpk_
 static int iterate(nsn_state *S, const cpk_problem *p, const cpk_settings *s, cpk_monitor *mon,
                    cpk_result *r)
 {
-  double tol = cpk_problem_tolerance(p, s->tol), res = cpk_fc_residual(p, S->r, S->u);
+  double tol = cpk_problem_tolerance(p, s->tol), res = residual(S, p);
   keep_best(S, res);
   reset_progress(S);
   while (!(res <= tol)) {
@@ -375,7 +384,7 @@ static int iterate(nsn_state *S, const cpk_problem *p, const cpk_settings *s, cp
     if (rc > 0) return rc;
     if (rc == STEP_TAKEN) {
       S->iter++;
-      res = cpk_fc_residual(p, S->r, S->u);
+      res = residual(S, p);
       keep_best(S, res);
       if (res <= tol || !stalled(S)) continue;
     }
@@ -392,20 +401,23 @@ static void fill_stats(const nsn_state *S, const cpk_linsys_stats *ls0, const cp
 {
   cpk_linsys_stats ls;
   cpk_linsys_get_stats(S->ls, &ls);
-  cpk_result_set_stat(r, "factorizations", (double)(ls.factorizations - ls0->factorizations));
-  cpk_result_set_stat(r, "symbolic_analyses", (double)(ls.symbolic - ls0->symbolic));
-  cpk_result_set_stat(r, "factor_time_s", ls.factor_time_s - ls0->factor_time_s);
-  cpk_result_set_stat(r, "nnz_factors", ls.nnz_factors);
-  cpk_result_set_stat(r, "sparse_linsys", ls.sparse);
-  cpk_result_set_stat(r, "function_evaluations", (double)S->evaluations);
-  cpk_result_set_stat(r, "linesearch_backtracks", (double)S->backtracks);
-  cpk_result_set_stat(r, "regularizations", (double)S->regularizations);
-  cpk_result_set_stat(r, "gradient_steps", (double)S->gradient_steps);
-  cpk_result_set_stat(r, "monotone_switch", (double)S->monotone_switch);
-  cpk_result_set_stat(r, "restarts", (double)S->restarts);
-  cpk_result_set_stat(r, "restart_sweeps", (double)S->restart_sweeps);
-  cpk_result_set_stat(r, "merit", S->merit);
-  cpk_result_set_stat(r, "fclib_merit", cpk_fc_merit(p, r->z, S->u));
+  double fcm = S->fc_merit_at == S->evaluations ? S->fc_merit : cpk_fc_merit(p, r->z, S->u);
+  const cpk_stat list[] = {
+      {"factorizations", (double)(ls.factorizations - ls0->factorizations)},
+      {"symbolic_analyses", (double)(ls.symbolic - ls0->symbolic)},
+      {"factor_time_s", ls.factor_time_s - ls0->factor_time_s},
+      {"nnz_factors", ls.nnz_factors},
+      {"sparse_linsys", ls.sparse},
+      {"function_evaluations", (double)S->evaluations},
+      {"linesearch_backtracks", (double)S->backtracks},
+      {"regularizations", (double)S->regularizations},
+      {"gradient_steps", (double)S->gradient_steps},
+      {"monotone_switch", (double)S->monotone_switch},
+      {"restarts", (double)S->restarts},
+      {"restart_sweeps", (double)S->restart_sweeps},
+      {"merit", S->merit},
+      {"fclib_merit", fcm}};
+  cpk_result_set_stats(r, list, sizeof list / sizeof list[0]);
 }
 
 /*
@@ -443,13 +455,14 @@ static int nsn_solve(void *vs, const cpk_problem *p, const cpk_settings *s, cpk_
   cpk_linsys_get_stats(S->ls, &ls0);
   S->iter = S->evaluations = S->backtracks = S->regularizations = S->gradient_steps = 0;
   S->restarts = S->restart_sweeps = 0;
+  S->fc_merit_at = -1;
   S->res_best = INFINITY;
   S->was_singular = 0;
   S->hist_cap = S->hist_cap0;
   S->monotone_switch = 0;
   S->merit0 = start_scale(S, p, s->z0);
   int rc = iterate(S, p, s, mon, r);
-  if (r->status != CPK_STATUS_SOLVED && S->res_best < cpk_fc_residual(p, S->r, S->u)) {
+  if (r->status != CPK_STATUS_SOLVED && S->res_best < residual(S, p)) {
     memcpy(S->r, S->rbest, S->n * sizeof *S->r);
     evaluate(S, p);
   }

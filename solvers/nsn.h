@@ -43,6 +43,8 @@ typedef struct nsn_state {
   double window_merit; /* merit at the start of the stall window */
   long window_start;
   int was_singular;    /* the last unshifted H failed to factor */
+  double fc_merit;      /* FCLIB's merit at (r, u) of the last residual (see fc_merit_at) */
+  long fc_merit_at;     /* evaluations when fc_merit was computed (-1: none this solve) */
   long iter, evaluations, backtracks, regularizations, gradient_steps, restarts, restart_sweeps;
 } nsn_state;
 

@@ -82,7 +82,7 @@ static void spy_free(void *state)
 }
 
 static const cpk_linsys_type spy_type = {"spy", spy_alloc, spy_factor, spy_solve, spy_replace,
-                                         spy_stats, spy_free};
+                                         spy_stats, spy_free, NULL};
 
 /* ---- the iteration callback: counts, and arms the spy once the step's solve runs ---- */
 

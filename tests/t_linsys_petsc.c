@@ -139,7 +139,7 @@ static int c_replace(void *st, size_t j, const double *c, const double *a)
 static void c_stats(const void *st, cpk_linsys_stats *out) { inner->stats(st, out); }
 static void c_free(void *st) { inner->free(st); }
 static const cpk_linsys_type counted = {"petsc-counted", c_alloc, c_factor, c_solve,
-                                        c_replace,       c_stats, c_free};
+                                        c_replace,       c_stats, c_free, NULL};
 
 /* A z from T and from umfpack, each checked as a solution; the solution is unique (M positive definite). */
 static void test_lcp_solver(const char *solver, const cpk_linsys_type *T, unsigned long *seed)

@@ -15,7 +15,7 @@ static int refuse_alloc(void **state, size_t n)
   return CPK_EINVAL;
 }
 
-static const cpk_linsys_type refusing = {"refusing", refuse_alloc, NULL, NULL, NULL, NULL, NULL};
+static const cpk_linsys_type refusing = {"refusing", refuse_alloc, NULL, NULL, NULL, NULL, NULL, NULL};
 
 /* Two coupled contacts (W = 2 I + 0.5 ones), not solved in one sweep. */
 static cpk_problem *two_contacts(void)

@@ -42,7 +42,7 @@ static void slow_stats(const void *state, cpk_linsys_stats *st)
 static void slow_free(void *state) { cpk_linsys_free(state); }
 
 static const cpk_linsys_type slow_type = {"slow-dense", slow_alloc, slow_factor, slow_solve,
-                                          slow_replace, slow_stats, slow_free};
+                                          slow_replace, slow_stats, slow_free, NULL};
 
 /* ---- the decision, seen from inside a solver ------------------------- */
 
@@ -57,7 +57,7 @@ static int fake_factor(void *state, const cpk_csc *A) { return CPK_OK; }
 static int fake_solve(void *state, double *x, int transpose) { return CPK_OK; }
 static void fake_stats_fn(const void *state, cpk_linsys_stats *st) { *st = fake_stats; }
 static const cpk_linsys_type fake_type = {"fake", fake_alloc, fake_factor, fake_solve, NULL,
-                                          fake_stats_fn, free};
+                                          fake_stats_fn, free, NULL};
 
 /* A solver that only asks the monitor, the way ipm, lemke and the Newton methods do. */
 static int probe_solve(void *state, const cpk_problem *p, const cpk_settings *s, cpk_monitor *mon,

@@ -8,6 +8,14 @@
 
 CPK_BEGIN_DECLS
 
+/**
+ * Factorizations of systems with fewer rows than this are counted but not timed (they add
+ * nothing to cpk_linsys_stats.factor_time_s): the clock's two reads cost about 1 % of a
+ * 9 x 9 factorization (nsn's, a tripod step), and a time limit's estimate of the next
+ * factorization is then 0, which leaves the decision to the clock (as before any was timed).
+ */
+#define CPK_LINSYS_TIMED_MIN_N 32
+
 /** Counters kept by every backend. */
 typedef struct cpk_linsys_stats {
   long factorizations;       /**< numeric factorizations */
@@ -15,7 +23,7 @@ typedef struct cpk_linsys_stats {
   long updates;              /**< column replacements since alloc */
   long updates_since_factor; /**< column replacements since the last factorization */
   long solves;               /**< solves (plain and transposed) */
-  double factor_time_s;      /**< time in factorizations */
+  double factor_time_s;      /**< time in factorizations (0 for systems of fewer than CPK_LINSYS_TIMED_MIN_N rows: not timed) */
   double nnz_factors;        /**< entries in the factors (LU, or Q and R) */
   double nnz_updates;        /**< entries stored for updates since the last factorization */
   int sparse;                /**< 1: the backend factors by the sparsity pattern (UMFPACK, PETSc), 0: the whole dense matrix; set from alloc on */
@@ -41,6 +49,12 @@ typedef struct cpk_linsys_type {
   int (*replace_column)(void *state, size_t j, const double *col, const double *Ainv_col);
   void (*stats)(const void *state, cpk_linsys_stats *st); /**< counts so far */
   void (*free)(void *state); /**< release the workspace (NULL is a no-op) */
+  /**
+   * Optional (NULL: `factor` stands in): `factor` without validating A's structure
+   * (cpk_csc_check: column pointers, sorted row indices in range), only its size; for a
+   * caller that checked A's pattern once and changes only its values between calls.
+   */
+  int (*factor_unchecked)(void *state, const cpk_csc *A);
 } cpk_linsys_type;
 
 /** Dense QR (GSL) with rank-one (Givens) column updates: O(n^2) per update and solve. */
@@ -108,6 +122,13 @@ typedef struct cpk_linsys cpk_linsys;
 CPK_API int cpk_linsys_alloc(const cpk_linsys_type *T, size_t n, cpk_linsys **out);
 /** Factor A (see cpk_linsys_type.factor). */
 CPK_API int cpk_linsys_factor(cpk_linsys *L, const cpk_csc *A);
+/**
+ * cpk_linsys_factor for an A whose structure the caller has validated (cpk_csc_check) and
+ * not changed since: the check of every entry's row index is skipped (a solver refactoring
+ * its own Newton matrix of fixed pattern, e.g. nsn). A malformed A is undefined behaviour
+ * here; the size is still checked (CPK_EINVAL). Same result as cpk_linsys_factor otherwise.
+ */
+CPK_API int cpk_linsys_factor_unchecked(cpk_linsys *L, const cpk_csc *A);
 /** x <- A^{-1} x or A^{-T} x (see cpk_linsys_type.solve). */
 CPK_API int cpk_linsys_solve(cpk_linsys *L, double *x, int transpose);
 /** CPK_EUNSUP if the backend has no updates (refactor instead). */

@@ -219,5 +219,12 @@ CPK_API double cpk_fc_residual(const cpk_problem *p, const double *r, const doub
  */
 CPK_API double cpk_fc_merit(const cpk_problem *p, const double *r, const double *u);
 
+/**
+ * cpk_fc_residual and cpk_fc_merit from one pass over the contacts: returns the residual,
+ * *merit the merit, both bit for bit as the two calls give them.
+ */
+CPK_API double cpk_fc_residual_merit(const cpk_problem *p, const double *r, const double *u,
+                                     double *merit);
+
 CPK_END_DECLS
 #endif

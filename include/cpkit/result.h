@@ -84,6 +84,13 @@ CPK_API int cpk_result_resize(cpk_result *r, size_t n);
 CPK_API void cpk_result_reset(cpk_result *r);
 /** Set (or overwrite) statistic `name` (a static string). CPK_ENOMEM when the table is full. */
 CPK_API int cpk_result_set_stat(cpk_result *r, const char *name, double value);
+/**
+ * Set the n statistics of `list` (static names, pairwise distinct) as n calls of
+ * cpk_result_set_stat would. When r holds no statistic yet (a solve's end after the
+ * driver's cpk_result_reset) they are copied without a search by name. CPK_ENOMEM when the
+ * table cannot hold them (then as many as fit are set).
+ */
+CPK_API int cpk_result_set_stats(cpk_result *r, const cpk_stat *list, size_t n);
 /** Read statistic `name`; CPK_ENOTFOUND if absent. */
 CPK_API int cpk_result_get_stat(const cpk_result *r, const char *name, double *value);
 /** Append a copy of z (length n) to the list of solutions. */
