@@ -3,6 +3,7 @@
 #include <string.h>
 #include <math.h>
 #include <cpkit/linsys.h>
+#include <cpkit/parallel.h>
 #include "linsys_refine.h"
 
 struct cpk_linsys {
@@ -29,9 +30,16 @@ int cpk_linsys_alloc(const cpk_linsys_type *T, size_t n, cpk_linsys **out)
   *out = NULL;
   if (!T) return CPK_EINVAL;
   cpk_linsys *L = calloc(1, sizeof *L);
-  if (!L) return CPK_ENOMEM;
+  /* a distributed backend's ranks agree before its collective alloc: one rank out of
+   * memory here would return while the others wait in the agreement inside T->alloc */
+  int rc = cpk_linsys_is_distributed(T) ? cpk_mpi_agree(L ? CPK_OK : CPK_ENOMEM)
+                                        : (L ? CPK_OK : CPK_ENOMEM);
+  if (rc) {
+    free(L);
+    return rc;
+  }
   L->type = T;
-  int rc = T->alloc(&L->state, n);
+  rc = T->alloc(&L->state, n);
   if (rc) {
     free(L);
     return rc;

@@ -87,6 +87,27 @@ static PetscErrorCode petsc_use_lu(KSP ksp)
 }
 
 /*
+ * The petsc backend stays an exact LU whatever -cpk_ksp_type / -cpk_pc_type say (they
+ * are petsc-gmres's and petsc-cg's choices): its solves have no convergence test, and
+ * the eta file of its column updates assumes exact solves. Other -cpk_ options (a
+ * factor package, -cpk_ksp_view) are kept.
+ */
+static PetscErrorCode petsc_keep_lu(KSP ksp)
+{
+  PC pc;
+  KSPType kt;
+  PCType pt;
+  PetscBool preonly, lu;
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(KSPGetType(ksp, &kt));
+  PetscCall(PCGetType(pc, &pt));
+  PetscCall(PetscStrcmp(kt, KSPPREONLY, &preonly));
+  PetscCall(PetscStrcmp(pt, PCLU, &lu));
+  if (!preonly || !lu) PetscCall(petsc_use_lu(ksp));
+  return 0;
+}
+
+/*
  * CG gets CG_MAX_IT iterations (the wall-of-boxes ipm systems took 12-24 while
  * they were well conditioned): past that the instance falls back to LU.
  */
@@ -141,6 +162,7 @@ static PetscErrorCode petsc_setup_ksp(petsc_state *s)
   }
   PetscCall(KSPSetOptionsPrefix(s->ksp, "cpk_"));
   PetscCall(KSPSetFromOptions(s->ksp));
+  if (!s->spd && !s->gmres) PetscCall(petsc_keep_lu(s->ksp));
   PetscCall(PetscOptionsGetInt(NULL, "cpk_", "-row_block", &group, &set));
   s->group = set && group > (PetscInt)petsc_row_group() ? (size_t)group : petsc_row_group();
   return 0;

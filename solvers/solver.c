@@ -76,12 +76,13 @@ static _Thread_local int driver_depth;
 
 /*
  * Before a distributed solver allocates or runs: a new run of agreements (outside any
- * solve only), and whole contacts per rank in the backend instances it allocates.
+ * solve only), and whole contacts per rank in the backend instances it allocates (p
+ * NULL: the row group stays as it is, so ranks that refused p keep the same one).
  */
 static void distributed_begin(const cpk_problem *p)
 {
   if (driver_depth == 0) cpk_mpi_agree_reset();
-  cpk_mpi_set_row_group(p && p->kind == CPK_KIND_FRICTION_CONE ? p->cone_dim : 1);
+  if (p) cpk_mpi_set_row_group(p->kind == CPK_KIND_FRICTION_CONE ? p->cone_dim : 1);
 }
 
 /* The outermost call returns: an error agreed in its run is not kept for direct backend calls. */
@@ -165,8 +166,9 @@ int cpk_solver_alloc(const cpk_solver_type *T, const cpk_problem *p, const cpk_s
   }
   int rc = check_alloc_args(T, p, settings, err);
   if (!cpk_monitor_distributed(settings)) return rc ? rc : solver_alloc(T, p, settings, out, err);
-  distributed_begin(rc ? NULL : p);
+  distributed_begin(NULL); /* the row group (global) only once every rank took p */
   rc = distributed_agree(settings, rc, err);
+  if (!rc) distributed_begin(p);
   return distributed_end(settings, rc ? rc : solver_alloc(T, p, settings, out, err));
 }
 

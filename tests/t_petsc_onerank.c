@@ -14,7 +14,8 @@
  * last rank only; (6) column updates, where the last rank alone has cpkit's first
  * allocation inside each update fail (failalloc.c linked in, armed around each
  * update: the eta file's growth; MPI's own allocations are spared, a failure inside
- * MPI's collectives is not what this tests). The program reacts as lemke does: an update that
+ * MPI's collectives is not what this tests); (7) before them, an instance whose
+ * allocation fails on the last rank alone. The program reacts as lemke does: an update that
  * fails is followed by a refactorization of the current matrix. Every rank must
  * get the same return code from every update, and a solve at the end must solve
  * the matrix of the updates that succeeded, on every rank.
@@ -65,7 +66,7 @@ static int driver_case(const cpk_problem *p, int m, int *g)
 }
 
 /* ---- direct cases ---- */
-enum { D_FACTOR, D_SOLVE_NULL, D_SOLVE_AFTER, D_SOLVED_AFTER, D_FINAL, D_FINAL_SOLVED, ND };
+enum { D_FACTOR, D_SOLVE_NULL, D_SOLVE_AFTER, D_SOLVED_AFTER, D_FINAL, D_FINAL_SOLVED, D_ALLOC, ND };
 
 /* B's column j times f, into col (dense). */
 static void scaled_column(const cpk_csc *B, cpk_int j, double f, double *col)
@@ -116,6 +117,11 @@ static void direct_cases(int *g, int *rcs)
   double x[N];
   for (int k = 0; k < ND; k++) g[k] = -1;
   for (int u = 0; u < UPDATES; u++) rcs[u] = -1;
+  if (odd_rank) failalloc_arm(1, "libcpkit"); /* the instance's own calloc, before any collective */
+  g[D_ALLOC] = cpk_linsys_alloc(cpk_linsys_petsc, N, &L);
+  failalloc_arm(0, NULL);
+  cpk_linsys_free(L);
+  L = NULL;
   if (!B || cpk_linsys_alloc(cpk_linsys_petsc, N, &L)) goto out;
   g[D_FACTOR] = cpk_linsys_factor(L, B);
   g[D_SOLVE_NULL] = cpk_linsys_solve(L, odd_rank ? NULL : x, 0); /* an error on every rank */
@@ -135,6 +141,8 @@ static void report_direct(const int *g, const int *g0, int r, int size)
 {
   const int *d = g + NC, *u = d + ND, *u0 = g0 + NC + ND;
   int same = 1, failed = 0;
+  t_ok(d[D_ALLOC] == CPK_ENOMEM, "rank %d, direct: an instance out of memory on rank %d: CPK_ENOMEM "
+       "here (%s)", r, size - 1, cpk_errname(d[D_ALLOC]));
   t_ok(d[D_FACTOR] == CPK_OK, "rank %d, direct: factor", r);
   t_ok(d[D_SOLVE_NULL] != CPK_OK, "rank %d, direct: a solve with no x on rank %d: an error here (%s)",
        r, size - 1, cpk_errname(d[D_SOLVE_NULL]));

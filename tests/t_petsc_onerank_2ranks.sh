@@ -3,6 +3,6 @@
 srcdir=${CPK_TEST_SRCDIR:-.}
 . "$srcdir/tap.sh"
 tap_init t_petsc_onerank_2ranks
-# rank 0 reports for both: 1 + 2 x 10 results, all ok
-mpi_2ranks t_petsc_onerank 21
+# rank 0 reports for both: 1 + 2 x 11 results, all ok
+mpi_2ranks t_petsc_onerank 23
 tap_done

@@ -100,7 +100,8 @@ CPK_API extern const cpk_linsys_type *cpk_linsys_petsc_cg;
  * preconditioner is chosen through PETSc's options database with the prefix
  * `cpk_` (e.g. PETSC_OPTIONS="-cpk_pc_type asm -cpk_pc_asm_overlap 1" for
  * additive Schwarz with overlap 1, "-cpk_pc_type gamg"; doc/petsc.md compares
- * them), read when the instance is allocated.
+ * them), read when the instance is allocated. These two options do not change
+ * cpk_linsys_petsc, which stays an exact LU (its factor package may be chosen).
  */
 CPK_API extern const cpk_linsys_type *cpk_linsys_petsc_gmres;
 /** Backend by name ("dense", "umfpack", "lapack", "petsc", "petsc-cg", "petsc-gmres"), NULL if unknown or not built. */
