@@ -60,6 +60,10 @@ double cpk_natural_residual_rows(const cpk_problem *p, const double *z, const do
 
 double cpk_fc_residual_merit(const cpk_problem *p, const double *r, const double *u, double *merit)
 {
+  if (p->kind != CPK_KIND_FRICTION_CONE || p->cone_dim == 0) { /* no contacts: merit 0, as before */
+    *merit = 0.0;
+    return cpk_natural_residual_rows(p, r, u, 0, p->n);
+  }
   double sum = 0.0, qq = 0.0, res = fc_residual_rows(p, r, u, 0, p->n, &sum);
   for (size_t i = 0; i < p->n; i++) qq += p->q[i] * p->q[i];
   *merit = isnan(sum) ? INFINITY : sqrt(sum) / (1.0 + sqrt(sqrt(qq)));

@@ -180,6 +180,19 @@ static void test_residual_merit(gsl_rng *g)
     t_ok(res == INFINITY && m == INFINITY, "a NaN: residual %g, merit %g", res, m);
   }
   cpk_problem_free(p);
+  /* an LCP has no contacts: merit 0 and its natural residual (a division by cone_dim 0 crashed) */
+  const double a[4] = {2.0, 1.0, 1.0, 2.0}, q[2] = {-1.0, 1.0}, z[2] = {0.25, 0.0};
+  double w[2];
+  cpk_matrix *M = NULL;
+  cpk_problem *lcp = NULL;
+  int rc = cpk_matrix_from_dense_array(2, 2, a, 2, 0, &M);
+  if (!rc) rc = cpk_problem_alloc_lcp(M, q, &lcp);
+  if (!rc) rc = cpk_problem_eval(lcp, z, w);
+  double res = rc ? NAN : cpk_fc_residual_merit(lcp, z, w, &m);
+  t_ok(!rc && m == 0.0 && cpk_fc_merit(lcp, z, w) == 0.0 && res == cpk_natural_residual(lcp, z, w),
+       "an LCP: merit %g (0), residual %g (its natural residual)", m, res);
+  cpk_problem_free(lcp);
+  cpk_matrix_free(M);
 }
 
 /* nsn's fclib_merit stat is cpk_fc_merit at its answer, solved, stopped or started there. */

@@ -221,7 +221,8 @@ CPK_API double cpk_fc_merit(const cpk_problem *p, const double *r, const double 
 
 /**
  * cpk_fc_residual and cpk_fc_merit from one pass over the contacts: returns the residual,
- * *merit the merit, both bit for bit as the two calls give them.
+ * *merit the merit, both bit for bit as the two calls give them. A problem of another
+ * kind has no contacts: merit 0 (for cpk_fc_merit too), residual its natural residual.
  */
 CPK_API double cpk_fc_residual_merit(const cpk_problem *p, const double *r, const double *u,
                                      double *merit);
