@@ -226,8 +226,12 @@ static int cached_compile(cpk_world *w, const cpk_body *pose, const sim_geom *g,
   *z0 = NULL;
   int rc = sim_assemble_again(w, &w->buf, pose, g, ng, psi, err);
   cpk_contact_system *sys = w->buf.sys; /* the world's: kept for the next step */
-  /* sys was made by sim_assemble_again through the checked calls alone: not validated again */
-  if (!rc && sim_cache_matches(k, g, ng) && !cpk_compile_update_unchecked(sys, k->prob, k->map, NULL)) {
+  /* sys was made by sim_assemble_again through the checked calls alone: not validated
+   * again. A solver changed between steps may need the other form (cone or not): then
+   * the kept problem, which an update keeps in its own form, is compiled anew. */
+  int same_form = k->map && (cpk_varmap_form(k->map) == CPK_FORM_CONE) == (co.form == CPK_FORM_CONE);
+  if (!rc && same_form && sim_cache_matches(k, g, ng) &&
+      !cpk_compile_update_unchecked(sys, k->prob, k->map, NULL)) {
     k->updates++;
   } else if (!rc) {
     sim_cache_drop(k);
