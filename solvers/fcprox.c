@@ -1,12 +1,11 @@
 /* fcprox.c: the "fcprox" solver: a proximal-point outer loop around nsn for friction-cone problems whose W is singular (redundant contacts). */
 #include <math.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cpkit/util.h>
 #include "monitor.h"
-#include "resolve.h"
+#include "fc_shift.h"
 
 /*
  * With several contact points per pair of touching faces, W = H M^-1 H^T has a
@@ -32,9 +31,9 @@
 /* Each proximal problem is solved to INNER_RATIO times the current residual (not below the tolerance). */
 #define INNER_RATIO 0.1
 #define DEFAULT_MAX_ITER 2000
-/* rho moves by this factor: down after a fast inner solve (at most INNER_EASY Newton iterations)
-   whose outer step reduced the residual by less than SLOW_RATE, up after a slow one (more than
-   INNER_HARD) or a failed one. */
+/* rho moves by this factor: down after a fast inner solve (at most INNER_EASY Newton iterations;
+   by its square after a single one) whose outer step reduced the residual by less than
+   SLOW_RATE, up after a slow one (more than INNER_HARD) or a failed one. */
 #define RHO_FACTOR 3.0
 #define INNER_EASY 4
 #define INNER_HARD 12
@@ -42,10 +41,7 @@
 
 typedef struct fcprox_state {
   size_t n;
-  cpk_csc *J;            /* W on a pattern fixed for good (resolve_affine_jacobian) */
-  size_t nnz;            /* entries of the proximal matrix P = W + diag pattern */
-  size_t *pos;           /* J entry k goes to P's value pos[k]; diagonal j to pos[J->nnz + j] */
-  double *vals;          /* P's values for the current rho */
+  fc_shift *shift;       /* W + rho I on a fixed pattern */
   cpk_problem *prox;     /* the proximal problem: W + rho I, q - rho r_k */
   const cpk_solver_type *inner;
   void *inner_state;
@@ -70,9 +66,7 @@ static void fcprox_free(void *vs)
   if (F->inner_state) F->inner->free(F->inner_state);
   cpk_result_free(F->res);
   cpk_problem_free(F->prox);
-  cpk_csc_free(F->J);
-  free(F->pos);
-  free(F->vals);
+  fc_shift_free(F->shift);
   free(F->rk);
   free(F->qs);
   free(F->u);
@@ -80,55 +74,19 @@ static void fcprox_free(void *vs)
   free(F);
 }
 
-/* P's pattern: W's entries and the diagonal; pos maps both into P's values. */
-static int build_pattern(fcprox_state *F, cpk_csc **P)
-{
-  size_t nj = (size_t)F->J->p[F->n], nt;
-  if (nj > SIZE_MAX - F->n) return CPK_EOVERFLOW;
-  nt = nj + F->n;
-  cpk_int *ti = cpk_alloc_array(nt, sizeof *ti), *tj = cpk_alloc_array(nt, sizeof *tj);
-  int rc = (!ti || !tj) ? CPK_ENOMEM : CPK_OK;
-  if (!rc) {
-    for (size_t j = 0; j < F->n; j++) {
-      for (cpk_int k = F->J->p[j]; k < F->J->p[j + 1]; k++) {
-        ti[k] = F->J->i[k];
-        tj[k] = (cpk_int)j;
-      }
-      ti[nj + j] = tj[nj + j] = (cpk_int)j;
-    }
-    rc = cpk_csc_pattern((cpk_int)F->n, (cpk_int)F->n, nt, ti, tj, P, &F->pos);
-  }
-  free(ti);
-  free(tj);
-  if (!rc) F->nnz = (size_t)(*P)->p[F->n];
-  return rc;
-}
-
-/* vals <- W + rho I on P's pattern (W's values from the problem as it is now). */
-static void fill_values(fcprox_state *F, double rho)
-{
-  size_t nj = (size_t)F->J->p[F->n];
-  memset(F->vals, 0, F->nnz * sizeof *F->vals);
-  for (size_t k = 0; k < nj; k++) F->vals[F->pos[k]] += F->J->x[k];
-  for (size_t j = 0; j < F->n; j++) F->vals[F->pos[nj + j]] += rho;
-}
-
 static int alloc_arrays(fcprox_state *F)
 {
   double **v[] = {&F->rk, &F->qs, &F->u, &F->rbest};
   for (size_t k = 0; k < sizeof v / sizeof v[0]; k++)
     if (!(*v[k] = cpk_calloc_array(F->n, sizeof(double)))) return CPK_ENOMEM;
-  F->vals = cpk_alloc_array(F->nnz, sizeof *F->vals);
-  return F->vals ? CPK_OK : CPK_ENOMEM;
+  return CPK_OK;
 }
 
 /* The proximal problem (rho 0 for now) and nsn bound to it. */
-static int bind_inner(fcprox_state *F, const cpk_problem *p, cpk_csc *P, cpk_error *err)
+static int bind_inner(fcprox_state *F, const cpk_problem *p, cpk_error *err)
 {
   cpk_matrix *M = NULL;
-  fill_values(F, 0.0);
-  memcpy(P->x, F->vals, F->nnz * sizeof *P->x);
-  int rc = cpk_matrix_from_csc(P, &M);
+  int rc = cpk_matrix_from_csc(F->shift->P, &M);
   if (!rc) rc = cpk_problem_alloc_friction_cone(M, p->q, p->cone_dim, p->mu, &F->prox);
   cpk_matrix_free(M);
   if (!rc && p->row_scale) rc = cpk_problem_set_row_scale(F->prox, p->row_scale);
@@ -152,12 +110,9 @@ static int fcprox_alloc(void **out, const cpk_problem *p, const cpk_settings *s,
   F->n = p->n;
   F->inner = T;
   F->set = *s;
-  cpk_csc *P = NULL;
-  int rc = resolve_affine_jacobian(p, &F->J);
-  if (!rc) rc = build_pattern(F, &P);
+  int rc = fc_shift_alloc(p, &F->shift);
   if (!rc) rc = alloc_arrays(F);
-  if (!rc) rc = bind_inner(F, p, P, err);
-  cpk_csc_free(P);
+  if (!rc) rc = bind_inner(F, p, err);
   if (rc) {
     fcprox_free(F);
     return cpk_error_set(err, rc, "fcprox: cannot set up the proximal problem for %zu contacts (%s)",
@@ -169,23 +124,13 @@ static int fcprox_alloc(void **out, const cpk_problem *p, const cpk_settings *s,
 
 /* ---- the outer loop ------------------------------------------------------------ */
 
-/* max W_ii, or 1 when W's diagonal is not positive (then rho is in W's units anyway). */
-static double diagonal_scale(const fcprox_state *F)
-{
-  double d = 0.0;
-  for (size_t j = 0; j < F->n; j++)
-    for (cpk_int k = F->J->p[j]; k < F->J->p[j + 1]; k++)
-      if ((size_t)F->J->i[k] == j && F->J->x[k] > d) d = F->J->x[k];
-  return d > 0.0 && isfinite(d) ? d : 1.0;
-}
-
 /* The proximal problem's data for rho and rk; values only when rho changed (refactor anyway). */
 static int update_prox(fcprox_state *F, const cpk_problem *p, double rho, int values)
 {
   int rc = CPK_OK;
   if (values) {
-    fill_values(F, rho);
-    rc = cpk_problem_update_matrix_values(F->prox, F->vals);
+    fc_shift_fill(F->shift, rho);
+    rc = cpk_problem_update_matrix_values(F->prox, F->shift->P->x);
   }
   for (size_t i = 0; i < F->n; i++) F->qs[i] = p->q[i] - rho * F->rk[i];
   return rc ? rc : cpk_problem_update_q(F->prox, F->qs);
@@ -236,6 +181,7 @@ static double adapt_rho(fcprox_state *F, double rho, long inner_iter, int conver
 {
   double next = rho;
   if (!converged || inner_iter > INNER_HARD) next = rho * RHO_FACTOR;
+  else if (inner_iter <= 1 && res > SLOW_RATE * res_old) next = rho / (RHO_FACTOR * RHO_FACTOR);
   else if (inner_iter <= INNER_EASY && res > SLOW_RATE * res_old) next = rho / RHO_FACTOR;
   next = fmin(fmax(next, RHO_MIN_REL * F->dscale), RHO_MAX_REL * F->dscale);
   F->rho_changes += next != rho;
@@ -301,11 +247,11 @@ static int fcprox_solve(void *vs, const cpk_problem *p, const cpk_settings *s, c
                         cpk_result *r)
 {
   fcprox_state *F = vs;
-  resolve_refresh_jacobian(F->J, p); /* W's values and mu as the problem has them now */
+  fc_shift_refresh(F->shift, p); /* W's values and mu as the problem has them now */
   int rc = cpk_problem_update_mu(F->prox, p->mu);
   if (rc) return rc;
   F->set.verbose = s->verbose;
-  F->dscale = diagonal_scale(F);
+  F->dscale = fc_shift_diag_max(F->shift);
   F->rho = s->fcprox.sigma * F->dscale;
   F->outer = F->inner_iter = F->inner_failures = F->rho_changes = 0;
   if (s->z0) memcpy(F->rk, s->z0, F->n * sizeof *F->rk);
