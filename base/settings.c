@@ -29,6 +29,8 @@ void cpk_settings_default(cpk_settings *s)
   s->nsn.nonmonotone = CPK_DEFAULT_NSN_NONMONOTONE;
   s->nsn.restart = 1;
   s->nsn.restart_sweeps = CPK_DEFAULT_NSN_RESTART_SWEEPS;
+  s->fcprox.sigma = CPK_DEFAULT_FCPROX_SIGMA;
+  s->fcprox.inner_max_iter = CPK_DEFAULT_FCPROX_INNER_MAX_ITER;
   s->resolve.warm = 1;
 }
 

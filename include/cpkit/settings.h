@@ -46,6 +46,8 @@ typedef int (*cpk_iteration_callback)(const cpk_iteration_info *info, void *data
 #define CPK_NSN_RHO_UNIT 2 /**< nsn.rho: rho = 1 */
 #define CPK_DEFAULT_NSN_NONMONOTONE 10 /**< default of nsn.nonmonotone */
 #define CPK_DEFAULT_NSN_RESTART_SWEEPS 100 /**< default of nsn.restart_sweeps */
+#define CPK_DEFAULT_FCPROX_SIGMA 1e-2 /**< default of fcprox.sigma */
+#define CPK_DEFAULT_FCPROX_INNER_MAX_ITER 20 /**< default of fcprox.inner_max_iter */
 
 /**
  * Solver settings. Fill with cpk_settings_default(), then change fields.
@@ -104,6 +106,10 @@ typedef struct cpk_settings {
     int restart;             /**< nsn: 1 (default) = when the merit stalls, run the registered "nsgs" solver from the current point and continue from its answer; 0 = never */
     long restart_sweeps;     /**< nsn: nsgs sweeps per restart; 0 = default CPK_DEFAULT_NSN_RESTART_SWEEPS */
   } nsn;                     /**< nsn's options */
+  struct {
+    double sigma;            /**< fcprox: the first proximal weight rho = sigma * max_i W_ii (default CPK_DEFAULT_FCPROX_SIGMA, > 0); rho then adapts */
+    long inner_max_iter;     /**< fcprox: nsn iterations per proximal problem (default CPK_DEFAULT_FCPROX_INNER_MAX_ITER, > 0) */
+  } fcprox;                  /**< fcprox's options (proximal point around nsn) */
   struct {
     int warm;                /**< re-solves by a bound solver (cpk_solver_solve again, after cpk_problem_update_*): 1 (default) = lemke starts from its last basis, pgs, bdnewton and fbnewton from their last point, when no z0/basis0 is set and the last solve succeeded; 0 = every solve starts as the first did */
   } resolve;                 /**< re-solves by a bound solver */

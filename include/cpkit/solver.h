@@ -132,6 +132,8 @@ CPK_API extern const cpk_solver_type *cpk_solver_nsgs;
 CPK_API extern const cpk_solver_type *cpk_solver_fcipm;
 /** Nonsmooth Newton on the Alart-Curnier function for friction-cone problems (settings.nsn). */
 CPK_API extern const cpk_solver_type *cpk_solver_nsn;
+/** Proximal point around nsn for friction-cone problems with a singular W (settings.fcprox): W + rho I, q - rho r_k. */
+CPK_API extern const cpk_solver_type *cpk_solver_fcprox;
 /**
  * PETSc TAO's semismooth complementarity methods (TAOSSILS, TAOSSFLS, TAOASILS, TAOASFLS) on
  * LCPs and box MCPs, stopped by cpkit's natural residual: "tao-ssils", "tao-ssfls", "tao-asils",
