@@ -209,7 +209,13 @@ CPK_API size_t cpk_world_nbodies(const cpk_world *w);
 CPK_API const cpk_body *cpk_world_body(const cpk_world *w, size_t i);
 /** Current time. */
 CPK_API double cpk_world_time(const cpk_world *w);
-/** The settings in use. */
+/**
+ * The settings in use, fixed when the world is made (read-only). A program that writes
+ * them anyway between steps gets its solver and fallback names followed (a solver of the
+ * other form recompiles the step's problem), but not a new model while the contacts stay
+ * the same (the kept problem is updated in its own model) nor `solve`'s values (tol,
+ * max_iter, ...: the step's solver stays bound with the ones it was made with).
+ */
 CPK_API const cpk_sim_settings *cpk_world_settings(const cpk_world *w);
 
 /** One contact of the last step. */
