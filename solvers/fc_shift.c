@@ -1,4 +1,4 @@
-/* fc_shift.c: W + rho I on a pattern fixed for good, for the friction-cone solvers that shift W (fcprox, fcadmm). */
+/* fc_shift.c: W + rho I on a pattern fixed for good, for the friction-cone solvers that shift W (fcprox). */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>

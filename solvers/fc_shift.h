@@ -1,4 +1,4 @@
-/* fc_shift.h: private to the friction-cone solvers fcprox and fcadmm: W + rho I on a pattern fixed for good. */
+/* fc_shift.h: private to the friction-cone solver fcprox (and any other that shifts W): W + rho I on a pattern fixed for good. */
 #ifndef CPK_SOLVERS_FC_SHIFT_H
 #define CPK_SOLVERS_FC_SHIFT_H
 #include <cpkit/problem.h>

@@ -18,9 +18,10 @@
  * the original problem (the rho terms cancel in u). Each proximal problem is
  * solved by nsn, on a copy of the problem bound once (symbolic analysis once;
  * each solve updates q, and W's diagonal when rho changes). rho starts at
- * sigma max W_ii; it falls tenfold when an outer step halves the residual less
- * and its nsn solve converged (the step is then too timid), and rises tenfold
- * when nsn did not converge. The answer is judged on the original problem only.
+ * sigma max W_ii; it falls by RHO_FACTOR when an outer step reduced the residual
+ * less than SLOW_RATE after a fast nsn solve (the step is then too timid), and
+ * rises by RHO_FACTOR when nsn was slow or did not converge (adapt_rho). The
+ * answer is judged on the original problem only.
  */
 
 /* The outer loop stops as stalled when the best residual did not fall by half in this many steps. */
