@@ -77,6 +77,27 @@ int cpk_world_alloc(const cpk_sim_settings *settings, cpk_world **out, cpk_error
   return CPK_OK;
 }
 
+/*
+ * New settings take effect at the next step: the kept problem, its map and the solver bound
+ * to it were made with the old model, compile options, h and solver settings, so they go
+ * (the next step compiles and binds anew), and so do the look-ups by name and the
+ * kelvin-voigt-implicit start point (its layout is the old model's). The contacts' remembered
+ * impulses stay: they warm-start any model.
+ */
+int cpk_world_set_settings(cpk_world *w, const cpk_sim_settings *settings, cpk_error *err)
+{
+  int rc = check_settings(settings, err);
+  if (rc) return rc; /* the world keeps its settings */
+  w->settings = *settings;
+  w->settings.solve.z0 = NULL;
+  w->settings.solve.basis0 = NULL;
+  sim_cache_drop(&w->cache);
+  memset(&w->lookup, 0, sizeof w->lookup);
+  w->niz = 0;
+  w->nikeys = 0;
+  return CPK_OK;
+}
+
 void cpk_world_free(cpk_world *w)
 {
   if (!w) return;

@@ -210,13 +210,24 @@ CPK_API const cpk_body *cpk_world_body(const cpk_world *w, size_t i);
 /** Current time. */
 CPK_API double cpk_world_time(const cpk_world *w);
 /**
- * The settings in use, fixed when the world is made (read-only). A program that writes
- * them anyway between steps gets its solver and fallback names followed (a solver of the
- * other form recompiles the step's problem), but not a new model while the contacts stay
+ * The settings in use (read-only: change them with cpk_world_set_settings). A program that
+ * writes them anyway between steps gets its solver and fallback names followed (a solver of
+ * the other form recompiles the step's problem), but not a new model while the contacts stay
  * the same (the kept problem is updated in its own model) nor `solve`'s values (tol,
  * max_iter, ...: the step's solver stays bound with the ones it was made with).
  */
 CPK_API const cpk_sim_settings *cpk_world_settings(const cpk_world *w);
+/**
+ * Replace the world's settings between steps (checked as cpk_world_alloc checks them;
+ * CPK_EINVAL with the world unchanged when they are not valid). Everything follows from the
+ * next step on: model, compile options, h, solver and fallback names, and `solve`'s values.
+ * The step's kept problem and bound solver are dropped, so that step compiles and binds anew
+ * (one step's worth of allocations); the contacts' remembered impulses still warm-start it.
+ * Typical use: `cpk_sim_settings s = *cpk_world_settings(w); s.solve.tol = 1e-10;
+ * cpk_world_set_settings(w, &s, &err);`.
+ */
+CPK_API int cpk_world_set_settings(cpk_world *w, const cpk_sim_settings *settings,
+                                   cpk_error *err);
 
 /** One contact of the last step. */
 typedef struct cpk_sim_contact {
