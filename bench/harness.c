@@ -15,6 +15,7 @@ void cpk_bench_options_default(cpk_bench_options *o)
   o->guard_grace = 0.0; /* automatic: 1 s + a quarter of the time limit */
   o->repeat = 3;
   o->repeat_below = 0.2;
+  cpk_settings_default(&o->settings);
 }
 
 /* Everything the loop carries between pairs. */

@@ -146,6 +146,9 @@ typedef struct cpk_bench_options {
   double repeat_below; /* runs whose warm-up took longer are timed once (default 0.2 s) */
   int trace;           /* record the solver's progress measure per iteration in the warm-up */
   const cpk_linsys_type *linsys; /* settings.linsys of every run (NULL: each solver's own choice) */
+  cpk_settings settings; /* what every run's settings start from (cpk_settings_default, then
+                            the solvers' own settings of `cpkit bench --set`); tol, max_iter,
+                            time_limit and linsys above replace theirs */
 } cpk_bench_options;
 
 void cpk_bench_options_default(cpk_bench_options *o);

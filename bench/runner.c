@@ -212,7 +212,7 @@ static int run_solves(int fd, const cpk_solver_type *T, const cpk_bench_built *b
   start_runtime(T, o->linsys);
   rep->start_kb = max_rss_kb();
   shim.alloc = shim_alloc, shim.solve = shim_solve, shim.free = shim_free;
-  cpk_settings_default(&s);
+  s = o->settings;
   s.tol = o->tol, s.max_iter = o->max_iter, s.time_limit = o->time_limit;
   if (o->linsys) s.linsys = o->linsys;
   s.z0 = b->z0;

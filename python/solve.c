@@ -26,7 +26,7 @@ static int apply_one(const char *solver, PyObject *key, PyObject *value, cpk_set
   const char *name = PyUnicode_Check(key) ? PyUnicode_AsUTF8(key) : NULL;
   if (!name) return -1;
   if (strcmp(name, "linsys") == 0) return apply_linsys(value, s);
-  const ext_setting *e = ext_setting_find(solver, name);
+  const cpk_setting_desc *e = cpk_settings_find(solver, name);
   if (!e) {
     ext_raise(CPK_EINVAL, "unknown setting '%s' for solver '%s'", name, solver);
     return -1;
@@ -34,7 +34,7 @@ static int apply_one(const char *solver, PyObject *key, PyObject *value, cpk_set
   if (ext_setting_apply(e, value, s) == 0) return 0;
   PyErr_Clear();
   ext_raise(CPK_EINVAL, "setting '%s': expected %s", name,
-            e->type == EXT_DOUBLE ? "a number" : "an integer in range");
+            e->type == CPK_SETTING_DOUBLE ? "a number" : "an integer in range");
   return -1;
 }
 

@@ -121,6 +121,21 @@ int cli_parse_long(const cli_command *cmd, const char *opt, const char *text, lo
   return CLI_CONTINUE;
 }
 
+int cli_parse_setting(const cli_command *cmd, const char *text, int common, cpk_settings *s)
+{
+  cpk_error err;
+  cpk_settings trial = *s;
+  cpk_error_clear(&err);
+  const char *eq = strchr(text, '=');
+  if (!common && eq && !memchr(text, '.', (size_t)(eq - text)))
+    return cli_usage_error(cmd, "--set %s: the common settings go by this command's own "
+                           "options (--tol, --max-iter, ...); --set takes SOLVER.NAME=VALUE", text);
+  if (cpk_settings_parse(&trial, text, &err) || cpk_settings_validate(&trial, &err))
+    return cli_usage_error(cmd, "--set: %s", err.message);
+  *s = trial;
+  return CLI_CONTINUE;
+}
+
 int cli_file_error(const char *name, int code, const cpk_error *err)
 {
   /* Parser messages already start with the file name; others get it here. */

@@ -89,6 +89,12 @@ int cli_parse_double(const cli_command *cmd, const char *opt, const char *text, 
                      int strict, double *out);
 /* Parse a base-10 integer >= min with nothing after it ("1.5" and "1e3" are refused). */
 int cli_parse_long(const cli_command *cmd, const char *opt, const char *text, long min, long *out);
+/* --set NAME=VALUE or SOLVER.NAME=VALUE (cpk_settings_parse) into s, its value checked by
+ * cpk_settings_validate (on s as it is then); common = 0 refuses the common settings (tol,
+ * max_iter, ...) for commands that take them only through their own options. */
+int cli_parse_setting(const cli_command *cmd, const char *text, int common, cpk_settings *s);
+/* Most --set options one command line takes. */
+#define CLI_MAX_SETS 32
 
 /* A failed call about file `name`: the message as is when it starts with `name`, else prefixed by it. */
 int cli_file_error(const char *name, int code, const cpk_error *err);

@@ -40,7 +40,9 @@ const cli_command cli_cmd_bench = {
     "                      built with PETSc petsc, petsc-cg and petsc-gmres\n"
     "                      (default: each solver's own); the petsc ones under mpirun\n"
     "                      run every solve on all ranks, in the process (no guard,\n"
-    "                      one timed solve per run; doc/petsc.md)\n"    "  -o, --output FILE   write one record per run to FILE as it finishes: CSV,\n"
+    "                      one timed solve per run; doc/petsc.md)\n"
+    "  --set SOLVER.NAME=VALUE  a solver's own setting for every run, repeatable\n"
+    "                      (nsn.rho=1); 'cpkit solvers --settings' lists them\n"    "  -o, --output FILE   write one record per run to FILE as it finishes: CSV,\n"
     "                      or JSON Lines with --json\n"
     "  --json              records as JSON Lines; the summary as one JSON object\n"
     "  --resume            keep the records already in FILE and run only the pairs\n"
@@ -77,6 +79,7 @@ enum {
   OPT_TOL,
   OPT_MAX_ITER,
   OPT_LINSYS,
+  OPT_SET,
   OPT_JSON,
   OPT_RESUME,
   OPT_PLOT,
@@ -91,6 +94,7 @@ static const struct option bench_longopts[] = {
     {"tol", required_argument, NULL, OPT_TOL},
     {"max-iter", required_argument, NULL, OPT_MAX_ITER},
     {"linsys", required_argument, NULL, OPT_LINSYS},
+    {"set", required_argument, NULL, OPT_SET},
     {"output", required_argument, NULL, 'o'},
     {"json", no_argument, NULL, OPT_JSON},
     {"resume", no_argument, NULL, OPT_RESUME},
@@ -152,6 +156,7 @@ static int apply_option(int c, const char *arg, bench_cli *b)
   case OPT_TOL: return cli_parse_double(cmd, "--tol", arg, 0.0, 1, &o->tol);
   case OPT_MAX_ITER: return cli_parse_long(cmd, "--max-iter", arg, 0, &o->max_iter);
   case OPT_LINSYS: return cli_find_linsys(cmd, arg, &o->linsys);
+  case OPT_SET: return cli_parse_setting(cmd, arg, 0, &o->settings);
   case 'o': b->job.output = arg; return CLI_CONTINUE;
   case OPT_JSON: b->json = 1; return CLI_CONTINUE;
   case OPT_RESUME: b->job.resume = 1; return CLI_CONTINUE;

@@ -37,6 +37,9 @@ const cli_command cli_cmd_simulate = {
     "  --no-physics-finish do not finish such answers (or solves that stop short)\n"
     "                      on the exactly scaled problem before that\n"
     "Outputs:\n"
+    "  --set NAME=VALUE    a solver setting by name, repeatable, over the scene's:\n"
+    "                      common (tol=1e-10) or a solver's own (nsn.rho=1); see\n"
+    "                      'cpkit solvers --settings'\n"
     "  -o, --output FILE   trajectory CSV, one row per step\n"
     "  --contacts FILE     per-contact CSV, one row per contact per step\n"
     "  --plot FILE         velocities and contact forces against time (.svg or .png;\n"
@@ -54,7 +57,7 @@ const cli_command cli_cmd_simulate = {
     run};
 
 enum { OPT_SOLVER = CLI_OPT_LONG_BASE, OPT_FALLBACK, OPT_STEP, OPT_DURATION, OPT_IMPLICIT, OPT_CONTACTS,
-       OPT_PLOT, OPT_JSON, OPT_STRICT, OPT_PHYSICS_CONTINUE, OPT_NO_PHYSICS_FINISH };
+       OPT_PLOT, OPT_JSON, OPT_STRICT, OPT_PHYSICS_CONTINUE, OPT_NO_PHYSICS_FINISH, OPT_SET };
 
 static const struct option sim_longopts[] = {
     {"model", required_argument, NULL, CLI_OPT_MODEL},
@@ -71,10 +74,23 @@ static const struct option sim_longopts[] = {
     {"strict", no_argument, NULL, OPT_STRICT},
     {"physics-continue", no_argument, NULL, OPT_PHYSICS_CONTINUE},
     {"no-physics-finish", no_argument, NULL, OPT_NO_PHYSICS_FINISH},
+    {"set", required_argument, NULL, OPT_SET},
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
+
+/* --set, checked on default settings now, applied to the scene's (sim_apply_overrides). */
+static int add_setting(sim_options *o, const char *arg)
+{
+  cpk_settings trial;
+  cpk_settings_default(&trial);
+  if (o->nsets == CLI_MAX_SETS)
+    return cli_usage_error(&cli_cmd_simulate, "--set: at most %d of them", CLI_MAX_SETS);
+  int st = cli_parse_setting(&cli_cmd_simulate, arg, 1, &trial);
+  if (st == CLI_CONTINUE) o->sets[o->nsets++] = arg;
+  return st;
+}
 
 static int apply_option(int c, const char *arg, sim_options *o)
 {
@@ -113,6 +129,7 @@ static int apply_option(int c, const char *arg, sim_options *o)
   case OPT_STRICT: o->strict = 1; return CLI_CONTINUE;
   case OPT_PHYSICS_CONTINUE: o->physics_continue = 1; return CLI_CONTINUE;
   case OPT_NO_PHYSICS_FINISH: o->no_physics_finish = 1; return CLI_CONTINUE;
+  case OPT_SET: return add_setting(o, arg);
   case 'q': o->quiet = 1; return CLI_CONTINUE;
   case 'h': return cli_print_usage(cmd);
   default: return CLI_EXIT_USAGE; /* cli_getopt has said why */

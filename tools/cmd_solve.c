@@ -26,6 +26,9 @@ const cli_command cli_cmd_solve = {
     "                      by --json, or plain text with n numbers\n"
     "  --linsys NAME       linear solver: lapack, dense, umfpack, or when built with\n"
     "                      PETSc petsc, petsc-cg and petsc-gmres (default: automatic)\n"
+    "  --set NAME=VALUE    a setting by name, repeatable: a common one (tol=1e-10) or\n"
+    "                      a solver's own as SOLVER.NAME (nsn.rho=1, fcprox.sigma=0.1);\n"
+    "                      'cpkit solvers --settings' lists them with their defaults\n"
     "  -v, --verbose       the iteration log and a summary on stderr (see cpkit(1))\n"
     "  --json              print the result as one JSON object\n"
     "  -o, --output FILE   write the output to FILE instead of standard output\n"
@@ -52,6 +55,7 @@ enum {
   OPT_TIME_LIMIT,
   OPT_WARM_START,
   OPT_LINSYS,
+  OPT_SET,
   OPT_JSON
 };
 
@@ -62,6 +66,7 @@ static const struct option solve_longopts[] = {
     {"time-limit", required_argument, NULL, OPT_TIME_LIMIT},
     {"warm-start", required_argument, NULL, OPT_WARM_START},
     {"linsys", required_argument, NULL, OPT_LINSYS},
+    {"set", required_argument, NULL, OPT_SET},
     {"verbose", no_argument, NULL, 'v'},
     {"json", no_argument, NULL, OPT_JSON},
     {"output", required_argument, NULL, 'o'},
@@ -82,6 +87,7 @@ static int apply_option(int c, const char *arg, solve_options *o)
     return cli_parse_double(cmd, "--time-limit", arg, 0.0, 0, &o->settings.time_limit);
   case OPT_WARM_START: o->warm_path = arg; return CLI_CONTINUE;
   case OPT_LINSYS: return cli_find_linsys(cmd, arg, &o->settings.linsys);
+  case OPT_SET: return cli_parse_setting(cmd, arg, 1, &o->settings);
   case OPT_JSON: o->json = 1; return CLI_CONTINUE;
   case 'o': o->out_path = arg; return CLI_CONTINUE;
   case 'v': o->settings.verbose = 2; return CLI_CONTINUE; /* the iteration log and the summary */

@@ -28,6 +28,8 @@ void sim_apply_overrides(cpk_scene *scene, const sim_options *o)
   if (o->implicit >= 0) S->implicit_iterations = (int)o->implicit;
   if (o->physics_continue) S->physics_continue = 1;
   if (o->no_physics_finish) S->physics_finish = 0;
+  for (int k = 0; k < o->nsets; k++) /* checked when parsed; their ranges by cpk_world_alloc */
+    (void)cpk_settings_parse(&S->solve, o->sets[k], NULL);
 }
 
 /* State of a run for the per-step callback. */

@@ -12,6 +12,8 @@ typedef struct sim_options {
   int directions_set, json, strict, quiet, physics_continue, no_physics_finish;
   double step, duration; /* 0 = the scene's */
   long implicit;         /* -1 = the scene's */
+  const char *sets[CLI_MAX_SETS]; /* --set assignments for the scene's solver settings */
+  int nsets;
 } sim_options;
 
 /* 1 if `path` ends in .svg or .png (else a usage error is printed). */

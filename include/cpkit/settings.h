@@ -115,6 +115,42 @@ typedef struct cpk_settings {
   } resolve;                 /**< re-solves by a bound solver */
 } cpk_settings;
 
+/** Type of a setting's field in cpk_settings (cpk_setting_desc). */
+typedef enum cpk_setting_type {
+  CPK_SETTING_DOUBLE, /**< double */
+  CPK_SETTING_LONG,   /**< long */
+  CPK_SETTING_INT,    /**< int */
+  CPK_SETTING_SIZE    /**< size_t */
+} cpk_setting_type;
+
+/**
+ * A number in cpk_settings that can be set by name: the table the CLI's `--set` and the
+ * Python package's keyword settings read (pointers, callbacks and the linear solver are not
+ * in it). Names are the field's, without its sub-struct ("rho" is nsn.rho).
+ */
+typedef struct cpk_setting_desc {
+  const char *solver;    /**< the solver that reads it, NULL: every solver (tol, max_iter, ...) */
+  const char *name;      /**< its name */
+  size_t offset;         /**< of the field in cpk_settings */
+  cpk_setting_type type; /**< of the field */
+} cpk_setting_desc;
+
+/** Number of entries of the settings table (cpk_settings_at). */
+CPK_API size_t cpk_settings_count(void);
+/** Entry i of the settings table (NULL when i >= cpk_settings_count()). */
+CPK_API const cpk_setting_desc *cpk_settings_at(size_t i);
+/** Setting `name` as solver `solver` reads it (a common one or the solver's own), or NULL. */
+CPK_API const cpk_setting_desc *cpk_settings_find(const char *solver, const char *name);
+/**
+ * Set one setting from text, `NAME=VALUE` for a common one (`tol=1e-10`) or
+ * `SOLVER.NAME=VALUE` for a solver's own (`nsn.rho=1`): the value must be a whole number
+ * for integer fields and a finite or infinite number for doubles. CPK_EINVAL with a message
+ * naming what is wrong (and the solver's settings for an unknown name); s is unchanged then.
+ * The value's range is not checked here: cpk_settings_validate (which every solver calls)
+ * does.
+ */
+CPK_API int cpk_settings_parse(cpk_settings *s, const char *assignment, cpk_error *err);
+
 /** Defaults: tol 1e-8, no time limit, silent, automatic linear solver. */
 CPK_API void cpk_settings_default(cpk_settings *s);
 /** CPK_EINVAL with a message for a negative or NaN tolerance, negative limits, ... */

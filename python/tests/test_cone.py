@@ -43,6 +43,18 @@ def test_nsgs_handoff_setting():
     assert e.value.name == "CPK_EINVAL", str(e.value)
 
 
+def test_fcprox_settings_by_name():
+    # the library's settings table (the CLI's --set reads it too): fcprox's own settings are
+    # taken, checked by range, and a solver's unknown name is refused
+    r = cpkit.solve_cone(np.eye(3), [-1.0, 2.0, 0.0], 0.5, solver="fcprox", sigma=0.1,
+                         inner_max_iter=5)
+    assert r.solved and np.allclose(r.reactions, [[1.0, -0.5, 0.0]], atol=1e-7)
+    for bad in ({"sigma": -1.0}, {"inner_max_iter": 0}, {"rho": 1}):
+        with pytest.raises(cpkit.Error) as e:
+            cpkit.solve_cone(np.eye(3), [-1.0, 2.0, 0.0], 0.5, solver="fcprox", **bad)
+        assert e.value.name == "CPK_EINVAL", str(e.value)
+
+
 def random_cone_problem(nc, dim, seed):
     rng = np.random.default_rng(seed)
     n = nc * dim
