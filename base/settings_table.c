@@ -1,4 +1,5 @@
 /* settings_table.c: the numbers of cpk_settings that can be set by name (the CLI's --set, the Python package's keywords), and the parser of "SOLVER.NAME=VALUE". */
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -85,6 +86,7 @@ static int parse_value(const cpk_setting_desc *e, const char *text, double *d, l
 {
   char *end;
   errno = 0;
+  if (!*text || isspace((unsigned char)*text)) return CPK_EINVAL; /* strto* would skip it */
   if (e->type == CPK_SETTING_DOUBLE) {
     *d = strtod(text, &end);
     return end == text || *end || *d != *d ? CPK_EINVAL : CPK_OK; /* empty, trailing text, NaN */
@@ -129,8 +131,9 @@ static const cpk_setting_desc *find_key(const char *key, size_t n, cpk_error *er
   const cpk_setting_desc *e = cpk_settings_find(solver, name);
   if (e && (e->solver != NULL) == (solver != NULL)) return e;
   if (solver)
-    cpk_error_set(err, CPK_EINVAL, "unknown setting '%s.%s' (%s has: %s; common ones go without "
-                  "a solver: %s=...)", solver, name, solver, names, name);
+    cpk_error_set(err, CPK_EINVAL, "unknown setting '%s.%s' (%s has: %s%s%s%s)", solver, name,
+                  solver, names, e ? "; common ones go without a solver: " : "", e ? name : "",
+                  e ? "=..." : "");
   else
     cpk_error_set(err, CPK_EINVAL, "unknown setting '%s' (common ones: %s; a solver's own: "
                   "SOLVER.NAME, see cpkit solvers --settings)", name,

@@ -40,6 +40,9 @@ expect_usage "unknown setting 'tolerance'" "an unknown common setting" solve "$l
 expect_usage "'abc' is not a number" "a value that is not a number" solve "$lcp" --set tol=abc
 expect_usage "'1.5' is not a whole number" "a fraction for an integer" solve "$lcp" --set nsn.restart_sweeps=1.5
 expect_usage "relaxation factor must be in \\(0, 2\\) \\(got 3\\)" "a value out of range (cpk_settings_validate)" solve "$lcp" --set nsgs.omega=3
+expect_usage "unknown setting 'nsn.tol' .*common ones go without a solver: tol=" "a common setting under a solver's name" \
+  solve "$lcp" --set nsn.tol=1e-6
+expect_usage "' 1' is not a whole number" "a value with a leading blank" solve "$lcp" --set "nsn.rho= 1"
 expect_usage "expected NAME=VALUE" "no '='" solve "$lcp" --set nsn.rho
 expect_usage "the common settings go by this command's own options" "bench refuses a common setting" \
   bench "$lcp" --set tol=1e-6
