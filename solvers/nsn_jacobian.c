@@ -262,12 +262,19 @@ void nsn_assemble(nsn_state *S)
     /*
      * W's rows and H's blocks both ascend in column j: a walk finds each W entry's
      * block in H (a stored map of positions was 8 bytes per entry of W per rank).
+     * H's blocks are whole: the block at pos starts at row hrow = R d, and B_R starts at
+     * Bblk + R dd = Bblk + hrow d, so the walk needs no division (two per entry of W
+     * were a third of this function's instructions).
      */
     cpk_int pos = H->p[j];
+    size_t hrow = (size_t)Hi[pos];
     for (cpk_int k = Wp[j]; k < Wp[j + 1]; k++) { /* (B W)(block(i), j) += B_c[:, i%d] W_ij */
-      size_t i = (size_t)Wi[k], a = i % d;
-      while ((size_t)Hi[pos] / d < i / d) pos += (cpk_int)d;
-      const double *Bc = S->Bblk + (i / d) * dd + a;
+      size_t i = (size_t)Wi[k];
+      while (i >= hrow + d) {
+        pos += (cpk_int)d;
+        hrow = (size_t)Hi[pos];
+      }
+      const double *Bc = S->Bblk + hrow * d + (i - hrow);
       double *h = H->x + pos, wx = Wx[k];
       for (size_t b = 0; b < d; b++) h[b] += Bc[b * d] * wx;
     }
