@@ -89,7 +89,7 @@ static double lapack_scale(lapack_state *s)
     double *col = s->lu + j * n, sum = 0.0, cj = s->c[j]; /* cj in a register: col may alias c */
     for (size_t i = 0; i < n; i++) col[i] *= r[i] * cj;
     for (size_t i = 0; i < n; i++) sum += fabs(col[i]);
-    anorm = fmax(anorm, sum);
+    if (sum > anorm) anorm = sum; /* fmax without its libm call: anorm is never NaN */
   }
   return anorm;
 }
