@@ -268,15 +268,29 @@ void nsn_assemble(nsn_state *S)
      */
     cpk_int pos = H->p[j];
     size_t hrow = (size_t)Hi[pos];
-    for (cpk_int k = Wp[j]; k < Wp[j + 1]; k++) { /* (B W)(block(i), j) += B_c[:, i%d] W_ij */
+    for (cpk_int k = Wp[j]; k < Wp[j + 1];) { /* (B W)(block(i), j) += B_c[:, i%d] W_ij */
       size_t i = (size_t)Wi[k];
       while (i >= hrow + d) {
         pos += (cpk_int)d;
         hrow = (size_t)Hi[pos];
       }
+      double *h = H->x + pos;
+      if (i == hrow && k + (cpk_int)d <= Wp[j + 1] && (size_t)Wi[k + (cpk_int)d - 1] == hrow + d - 1) {
+        /* W's whole block in column j (rows ascend: all d of them): h = B_R w, each row's sum
+         * formed in the order the entry-by-entry loop adds it, so the same roundings */
+        const double *Br = S->Bblk + hrow * d, *w = Wx + k;
+        for (size_t b = 0; b < d; b++) {
+          double sum = h[b];
+          for (size_t a = 0; a < d; a++) sum += Br[b * d + a] * w[a];
+          h[b] = sum;
+        }
+        k += (cpk_int)d;
+        continue;
+      }
       const double *Bc = S->Bblk + hrow * d + (i - hrow);
-      double *h = H->x + pos, wx = Wx[k];
+      double wx = Wx[k];
       for (size_t b = 0; b < d; b++) h[b] += Bc[b * d] * wx;
+      k++;
     }
     const double *Ac = S->Ablk + (j / d) * dd;
     double *h = H->x + S->dpos[j];
