@@ -104,14 +104,12 @@ static int trip_alloc(trip *t, size_t cap)
   return t->i && t->j && t->x ? CPK_OK : CPK_ENOMEM;
 }
 
-/* CPK_EUNSUP: (i, j) outside P's pattern. */
-static int trip_push(trip *t, size_t i, size_t j, double x)
+/* The scatter's search and the triplets' append, off trip_push's usual path; CPK_EUNSUP: (i, j)
+ * outside P's pattern. */
+static int trip_push_rest(trip *t, size_t i, size_t j, double x)
 {
-  if (t->P) { /* a block's rows come in order down each column: usually the next entry */
-    const cpk_csc *P = t->P;
-    long at = t->last + 1;
-    if (!(at > P->p[j] && at < P->p[j + 1] && P->i[at] == (cpk_int)i))
-      at = csc_find(P, (cpk_int)i, (cpk_int)j);
+  if (t->P) {
+    long at = csc_find(t->P, (cpk_int)i, (cpk_int)j);
     if (at < 0) return CPK_EUNSUP;
     t->out[at] += x;
     t->last = at;
@@ -121,6 +119,19 @@ static int trip_push(trip *t, size_t i, size_t j, double x)
   t->i[t->n] = (cpk_int)i;
   t->j[t->n] = (cpk_int)j;
   t->x[t->n++] = x;
+  return CPK_OK;
+}
+
+/* Inline: a step's scatter calls it for every entry of W' (81 a tripod step), and the call
+ * cost more than the usual case, the entry right after the last one. */
+static inline int trip_push(trip *t, size_t i, size_t j, double x)
+{
+  const cpk_csc *P = t->P;
+  long at = t->last + 1;
+  if (!P || !(at > P->p[j] && at < P->p[j + 1] && P->i[at] == (cpk_int)i))
+    return trip_push_rest(t, i, j, x);
+  t->out[at] += x; /* a block's rows come in order down each column: usually the next entry */
+  t->last = at;
   return CPK_OK;
 }
 
