@@ -78,6 +78,8 @@ typedef struct trip {
   const cpk_csc *P;
   double *out;
   long last; /* P's position of the last entry added: the next row of its column is tried first */
+  long off;  /* offset in its column of the last entry a column's start gave: a block's first
+              * row sits at the same offset in each of its columns when they share a pattern */
 } trip;
 
 /* Position of entry (row, col) in P, or -1 (rows sorted in each column). */
@@ -109,8 +111,12 @@ static int trip_alloc(trip *t, size_t cap)
 static int trip_push_rest(trip *t, size_t i, size_t j, double x)
 {
   if (t->P) {
-    long at = csc_find(t->P, (cpk_int)i, (cpk_int)j);
+    const cpk_csc *P = t->P;
+    long at = P->p[j] + t->off;
+    if (!(t->off >= 0 && at < P->p[j + 1] && P->i[at] == (cpk_int)i))
+      at = csc_find(P, (cpk_int)i, (cpk_int)j);
     if (at < 0) return CPK_EUNSUP;
+    t->off = at - P->p[j];
     t->out[at] += x;
     t->last = at;
     return CPK_OK;
@@ -208,7 +214,7 @@ static int cone_triplets(const cpk_varmap *C, trip *t)
 
 int cvm_cone_scatter(const cpk_varmap *C, const cpk_csc *P, double *x)
 {
-  trip t = {.P = P, .out = x, .last = -2};
+  trip t = {.P = P, .out = x, .last = -2, .off = -1};
   size_t n = C->cone_dim * C->nc;
   if ((size_t)P->m != n || (size_t)P->n != n) return CPK_EUNSUP;
   memset(x, 0, (size_t)P->p[P->n] * sizeof *x);
