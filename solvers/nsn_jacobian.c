@@ -99,10 +99,13 @@ static void diagonal_block(const nsn_state *S, size_t c, double *blk)
 {
   const cpk_csc *W = S->W;
   size_t d = S->d;
+  size_t lo = c * d; /* the block's rows are lo .. lo + d - 1: a range test, no division */
   memset(blk, 0, d * d * sizeof *blk);
-  for (size_t j = c * d; j < (c + 1) * d; j++)
-    for (cpk_int k = W->p[j]; k < W->p[j + 1]; k++)
-      if ((size_t)W->i[k] / d == c) blk[((size_t)W->i[k] % d) * d + j % d] = W->x[k];
+  for (size_t j = lo; j < lo + d; j++)
+    for (cpk_int k = W->p[j]; k < W->p[j + 1]; k++) {
+      size_t i = (size_t)W->i[k];
+      if (i >= lo && i < lo + d) blk[(i - lo) * d + (j - lo)] = W->x[k];
+    }
 }
 
 /* ||S||_2 of the symmetric 2x2 [a b; b c]: its eigenvalues are (a+c)/2 +- hypot((a-c)/2, b). */
