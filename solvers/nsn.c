@@ -190,8 +190,7 @@ static int newton_direction(nsn_state *S, double *slope)
     if (ok < 0 || ok > 1) return ok;
     if (k == 0) S->was_singular = !ok;
     if (!ok) continue;
-    nsn_hmul(S, S->dir, S->hd, 0);
-    *slope = newton_dot(S->phi, S->hd, S->n);
+    *slope = newton_dot(S->grad, S->dir, S->n); /* phi . H dir = (H^T phi) . dir: no product */
     double d2 = newton_dot(S->dir, S->dir, S->n);
     if (isfinite(*slope) && *slope < 0.0 && *slope <= -DESCENT_COS * gn * sqrt(d2))
       return 1;
