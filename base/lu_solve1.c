@@ -1,4 +1,4 @@
-/* lu_solve1.c: one right-hand side through dgetrf's factors by two dtrsv calls (see lu_solve1.h). */
+/* lu_solve1.c: one right-hand side through dgetrf's factors: plain substitution for small n, two dtrsv calls above (see lu_solve1.h). */
 #include <stddef.h>
 #include "lu_solve1.h"
 
@@ -14,21 +14,59 @@ static void swap_rows(double *x, const int *ipiv, int i)
   x[ipiv[i] - 1] = t;
 }
 
+/* x <- U^{-1} L^{-1} x by columns (L unit lower, U upper, both in lu): the arithmetic of
+ * dtrsv's unblocked column sweeps, without its fixed cost of argument checks and a buffer. */
+static void solve_small(size_t n, const double *lu, double *x)
+{
+  for (size_t j = 0; j < n; j++) {
+    const double *col = lu + j * n;
+    double xj = x[j];
+    for (size_t i = j + 1; i < n; i++) x[i] -= col[i] * xj;
+  }
+  for (size_t j = n; j-- > 0;) {
+    const double *col = lu + j * n;
+    double xj = x[j] / col[j];
+    x[j] = xj;
+    for (size_t i = 0; i < j; i++) x[i] -= col[i] * xj;
+  }
+}
+
+/* x <- L^{-T} U^{-T} x: each unknown is a dot product with a column of lu (contiguous). */
+static void solve_small_t(size_t n, const double *lu, double *x)
+{
+  for (size_t j = 0; j < n; j++) {
+    const double *col = lu + j * n;
+    double s = x[j];
+    for (size_t i = 0; i < j; i++) s -= col[i] * x[i];
+    x[j] = s / col[j];
+  }
+  for (size_t j = n; j-- > 0;) {
+    const double *col = lu + j * n;
+    double s = x[j];
+    for (size_t i = j + 1; i < n; i++) s -= col[i] * x[i];
+    x[j] = s;
+  }
+}
+
 void cpk_lu_solve1(int n, const double *lu, const int *ipiv, double *x, int transpose)
 {
   int one = 1;
   if (n <= 0) return;
-  if (n == 1) { /* what the interchange and the two solves do for a 1 x 1 matrix */
-    x[0] /= lu[0];
-    return;
-  }
   if (!transpose) {
     for (int i = 0; i < n; i++) swap_rows(x, ipiv, i);
+    if (n <= CPK_LU_SOLVE1_SMALL) {
+      solve_small((size_t)n, lu, x);
+      return;
+    }
     dtrsv_("L", "N", "U", &n, lu, &n, x, &one, 1, 1, 1);
     dtrsv_("U", "N", "N", &n, lu, &n, x, &one, 1, 1, 1);
     return;
   }
-  dtrsv_("U", "T", "N", &n, lu, &n, x, &one, 1, 1, 1);
-  dtrsv_("L", "T", "U", &n, lu, &n, x, &one, 1, 1, 1);
+  if (n <= CPK_LU_SOLVE1_SMALL) {
+    solve_small_t((size_t)n, lu, x);
+  } else {
+    dtrsv_("U", "T", "N", &n, lu, &n, x, &one, 1, 1, 1);
+    dtrsv_("L", "T", "U", &n, lu, &n, x, &one, 1, 1, 1);
+  }
   for (int i = n; i-- > 0;) swap_rows(x, ipiv, i);
 }

@@ -78,6 +78,8 @@ typedef struct trip {
   const cpk_csc *P;
   double *out;
   long last; /* P's position of the last entry added: the next row of its column is tried first */
+  long off;  /* offset in its column of the last entry a column's start gave: a block's first
+              * row sits at the same offset in each of its columns when they share a pattern */
 } trip;
 
 /* Position of entry (row, col) in P, or -1 (rows sorted in each column). */
@@ -104,15 +106,17 @@ static int trip_alloc(trip *t, size_t cap)
   return t->i && t->j && t->x ? CPK_OK : CPK_ENOMEM;
 }
 
-/* CPK_EUNSUP: (i, j) outside P's pattern. */
-static int trip_push(trip *t, size_t i, size_t j, double x)
+/* The scatter's search and the triplets' append, off trip_push's usual path; CPK_EUNSUP: (i, j)
+ * outside P's pattern. */
+static int trip_push_rest(trip *t, size_t i, size_t j, double x)
 {
-  if (t->P) { /* a block's rows come in order down each column: usually the next entry */
+  if (t->P) {
     const cpk_csc *P = t->P;
-    long at = t->last + 1;
-    if (!(at > P->p[j] && at < P->p[j + 1] && P->i[at] == (cpk_int)i))
+    long at = P->p[j] + t->off;
+    if (!(t->off >= 0 && at < P->p[j + 1] && P->i[at] == (cpk_int)i))
       at = csc_find(P, (cpk_int)i, (cpk_int)j);
     if (at < 0) return CPK_EUNSUP;
+    t->off = at - P->p[j];
     t->out[at] += x;
     t->last = at;
     return CPK_OK;
@@ -121,6 +125,19 @@ static int trip_push(trip *t, size_t i, size_t j, double x)
   t->i[t->n] = (cpk_int)i;
   t->j[t->n] = (cpk_int)j;
   t->x[t->n++] = x;
+  return CPK_OK;
+}
+
+/* Inline: a step's scatter calls it for every entry of W' (81 a tripod step), and the call
+ * cost more than the usual case, the entry right after the last one. */
+static inline int trip_push(trip *t, size_t i, size_t j, double x)
+{
+  const cpk_csc *P = t->P;
+  long at = t->last + 1;
+  if (!P || !(at > P->p[j] && at < P->p[j + 1] && P->i[at] == (cpk_int)i))
+    return trip_push_rest(t, i, j, x);
+  t->out[at] += x; /* a block's rows come in order down each column: usually the next entry */
+  t->last = at;
   return CPK_OK;
 }
 
@@ -197,7 +214,7 @@ static int cone_triplets(const cpk_varmap *C, trip *t)
 
 int cvm_cone_scatter(const cpk_varmap *C, const cpk_csc *P, double *x)
 {
-  trip t = {.P = P, .out = x, .last = -2};
+  trip t = {.P = P, .out = x, .last = -2, .off = -1};
   size_t n = C->cone_dim * C->nc;
   if ((size_t)P->m != n || (size_t)P->n != n) return CPK_EUNSUP;
   memset(x, 0, (size_t)P->p[P->n] * sizeof *x);

@@ -112,10 +112,17 @@ static void scales(const cpk_varmap *m, const double *P, const double *U, const 
 {
   double approach = 0.0, a = normal_compliance(m);
   *ps = *vs = 0.0;
+  /* fmax(acc, x) for accumulators that start at 0 and are never NaN: a NaN x is skipped by
+   * the comparison as by fmax, without a libm call per entry (fmax is not inlined) */
+  double pm = 0.0, vm = 0.0;
   for (size_t e = 0; e < 4 * m->nc; e++) {
-    *ps = fmax(*ps, fabs(P[e]));
-    *vs = fmax(*vs, fmax(fabs(U[e]), fabs(U0[e])));
+    double p = fabs(P[e]), u = fabs(U[e]), u0 = fabs(U0[e]);
+    if (p > pm) pm = p;
+    if (u > vm) vm = u;
+    if (u0 > vm) vm = u0;
   }
+  *ps = pm;
+  *vs = vm;
   for (size_t c = 0; c < m->nc; c++) {
     double gap = m->h > 0 ? m->cc[c].psi / m->h : 0.0;
     *vs = fmax(*vs, fabs(gap));

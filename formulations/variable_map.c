@@ -146,8 +146,11 @@ int cpk_varmap_modes(const cpk_varmap *m, const double *z, double tol, int *mode
   if (!(tol >= 0)) tol = 1e-7;
   cvm_impulses(m, z, P);
   cvm_contact_velocity(m, z, P, U);
-  for (size_t c = 0; c < m->nc; c++) pmax = fmax(pmax, P[4 * c]);
-  for (size_t e = 0; e < 4 * m->nc; e++) umax = fmax(umax, fabs(U[e]));
+  /* comparisons for fmax: pmax and umax are never NaN, a NaN entry is skipped alike */
+  for (size_t c = 0; c < m->nc; c++)
+    if (P[4 * c] > pmax) pmax = P[4 * c];
+  for (size_t e = 0; e < 4 * m->nc; e++)
+    if (fabs(U[e]) > umax) umax = fabs(U[e]);
   double ptol = tol * fmax(1.0, pmax), vtol = tol * fmax(1.0, umax);
   for (size_t c = 0; c < m->nc; c++) {
     modes[c] = contact_mode(m, c, P, U, ptol, vtol);

@@ -24,6 +24,8 @@ static double pow2_of(double x)
   if (biased == 0x7ff) return x;            /* inf: the caller's amax says so */
   /* x = (1 + f) 2^(biased - 1023): within 2^-30 (relative) of a power of two, or subnormal,
    * the quotient of logarithms decides as in dgeequb */
+  if (x == 1.0) return 1.0; /* log(1) = +0 exactly (C99 F.9.3.7): k = 0; the unit rows of a
+                             * Newton matrix, half of a cone step's calls to log here */
   if (biased == 0 || frac < near || frac > ones - near) {
     int k = (int)(log(x) / log(2.0));
     return k <= -1024 ? 0.0 : ldexp(1.0, k); /* Fortran's 2**k is 1 / 2**(-k): 1 / inf there */

@@ -87,9 +87,12 @@ static double lapack_scale(lapack_state *s)
   const double *r = s->r;
   for (size_t j = 0; j < n; j++) {
     double *col = s->lu + j * n, sum = 0.0, cj = s->c[j]; /* cj in a register: col may alias c */
-    for (size_t i = 0; i < n; i++) col[i] *= r[i] * cj;
-    for (size_t i = 0; i < n; i++) sum += fabs(col[i]);
-    anorm = fmax(anorm, sum);
+    for (size_t i = 0; i < n; i++) { /* one pass: the sum in the same order */
+      double v = col[i] * (r[i] * cj);
+      col[i] = v;
+      sum += fabs(v);
+    }
+    if (sum > anorm) anorm = sum; /* fmax without its libm call: anorm is never NaN */
   }
   return anorm;
 }

@@ -39,7 +39,10 @@ double newton_dot(const double *a, const double *b, size_t n)
 double newton_norm_inf(const double *a, size_t n)
 {
   double m = 0.0;
-  for (size_t i = 0; i < n; i++) m = fmax(m, fabs(a[i]));
+  for (size_t i = 0; i < n; i++) { /* fmax(m, |a_i|) with m never NaN: a NaN a_i is skipped the */
+    double v = fabs(a[i]);        /* same way, and no libm call per entry (fmax is not inlined) */
+    if (v > m) m = v;
+  }
   return m;
 }
 

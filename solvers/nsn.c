@@ -34,6 +34,9 @@
 #define STALL_FACTOR 0.5
 #define MAX_RESTARTS 8
 #define DEFAULT_MAX_ITER 500
+/* An accepted trial keeps its u = u + t W dir; u is recomputed as W r + q every this many
+ * accepted steps (so rounding does not accumulate in u) and before a solution is claimed. */
+#define U_REFRESH 8
 
 enum { STEP_TAKEN = 0, STEP_FAILED = -1 };
 
@@ -118,6 +121,16 @@ static void evaluate(nsn_state *S, const cpk_problem *p)
   cpk_problem_eval(p, S->r, S->u);
   S->merit = nsn_phi(S, p, S->r, S->u, S->phi);
   S->evaluations++;
+  S->u_exact = 1;
+  S->u_age = 0;
+}
+
+/* u = W r + q afresh (phi and the merit not): before a claim of convergence. */
+static void refresh_u(nsn_state *S, const cpk_problem *p)
+{
+  cpk_problem_eval(p, S->r, S->u);
+  S->evaluations++;
+  S->u_exact = 1;
 }
 
 /* The cone residual at (r, u); FCLIB's merit from the same pass kept for the stats: it holds
@@ -177,8 +190,7 @@ static int newton_direction(nsn_state *S, double *slope)
     if (ok < 0 || ok > 1) return ok;
     if (k == 0) S->was_singular = !ok;
     if (!ok) continue;
-    nsn_hmul(S, S->dir, S->hd, 0);
-    *slope = newton_dot(S->phi, S->hd, S->n);
+    *slope = newton_dot(S->grad, S->dir, S->n); /* phi . H dir = (H^T phi) . dir: no product */
     double d2 = newton_dot(S->dir, S->dir, S->n);
     if (isfinite(*slope) && *slope < 0.0 && *slope <= -DESCENT_COS * gn * sqrt(d2))
       return 1;
@@ -217,7 +229,10 @@ static void remember_merit(nsn_state *S)
 
 /*
  * Backtrack from t = 1 along dir (u is affine in r: u(r + t dir) = u + t W dir)
- * until the non-monotone Armijo test holds; the trial becomes the current point.
+ * until the non-monotone Armijo test holds; the trial becomes the current point, its u and
+ * phi included (a fresh W r + q and Phi were a tenth of a tripod step's solve), with u
+ * recomputed every U_REFRESH accepted steps; iterate() recomputes u before it claims a
+ * solution.
  */
 static int line_search(nsn_state *S, const cpk_problem *p, double slope)
 {
@@ -233,7 +248,14 @@ static int line_search(nsn_state *S, const cpk_problem *p, double slope)
     S->evaluations++;
     if (mt <= ref + ARMIJO_SIGMA * t * slope) {
       swap_ptr(&S->r, &S->rt);
-      evaluate(S, p); /* u afresh from r, so rounding does not accumulate in u */
+      if (++S->u_age >= U_REFRESH) {
+        evaluate(S, p);
+        return 1;
+      }
+      swap_ptr(&S->u, &S->ut);
+      swap_ptr(&S->phi, &S->phit);
+      S->merit = mt;
+      S->u_exact = 0;
       return 1;
     }
     t *= ARMIJO_BETA;
@@ -385,6 +407,11 @@ static int iterate(nsn_state *S, const cpk_problem *p, const cpk_settings *s, cp
     if (rc == STEP_TAKEN) {
       S->iter++;
       res = residual(S, p);
+      if (res <= tol && !S->u_exact) { /* claim convergence on u = W r + q, not u + t W dir */
+        refresh_u(S, p);
+        res = residual(S, p);
+        if (!(res <= tol)) evaluate(S, p); /* phi and the merit at the exact u, to go on */
+      }
       keep_best(S, res);
       if (res <= tol || !stalled(S)) continue;
     }

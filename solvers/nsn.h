@@ -34,6 +34,8 @@ typedef struct nsn_state {
   cpk_linsys *ls;
   /* current point, trial point, direction and scratch (n each) */
   double *r, *u, *phi, *rt, *ut, *phit, *dir, *wd, *hd, *dsave, *rbest, *grad;
+  int u_exact;         /* 1 when u = W r + q was computed from r (not u + t W dir) */
+  int u_age;           /* accepted steps since u was last computed from r */
   double hist[CPK_MAX_NEWTON_NONMONOTONE];
   int nhist, hist_cap, hist_cap0; /* memory in use, and as set (a stall switches to 1) */
   int monotone_switch;

@@ -99,10 +99,13 @@ static void diagonal_block(const nsn_state *S, size_t c, double *blk)
 {
   const cpk_csc *W = S->W;
   size_t d = S->d;
+  size_t lo = c * d; /* the block's rows are lo .. lo + d - 1: a range test, no division */
   memset(blk, 0, d * d * sizeof *blk);
-  for (size_t j = c * d; j < (c + 1) * d; j++)
-    for (cpk_int k = W->p[j]; k < W->p[j + 1]; k++)
-      if ((size_t)W->i[k] / d == c) blk[((size_t)W->i[k] % d) * d + j % d] = W->x[k];
+  for (size_t j = lo; j < lo + d; j++)
+    for (cpk_int k = W->p[j]; k < W->p[j + 1]; k++) {
+      size_t i = (size_t)W->i[k];
+      if (i >= lo && i < lo + d) blk[(i - lo) * d + (j - lo)] = W->x[k];
+    }
 }
 
 /* ||S||_2 of the symmetric 2x2 [a b; b c]: its eigenvalues are (a+c)/2 +- hypot((a-c)/2, b). */
@@ -262,14 +265,40 @@ void nsn_assemble(nsn_state *S)
     /*
      * W's rows and H's blocks both ascend in column j: a walk finds each W entry's
      * block in H (a stored map of positions was 8 bytes per entry of W per rank).
+     * H's blocks are whole: the block at pos starts at row hrow = R d, and B_R starts at
+     * Bblk + R dd = Bblk + hrow d, so the walk needs no division (two per entry of W
+     * were a third of this function's instructions).
      */
     cpk_int pos = H->p[j];
-    for (cpk_int k = Wp[j]; k < Wp[j + 1]; k++) { /* (B W)(block(i), j) += B_c[:, i%d] W_ij */
-      size_t i = (size_t)Wi[k], a = i % d;
-      while ((size_t)Hi[pos] / d < i / d) pos += (cpk_int)d;
-      const double *Bc = S->Bblk + (i / d) * dd + a;
-      double *h = H->x + pos, wx = Wx[k];
+    size_t hrow = (size_t)Hi[pos];
+    for (cpk_int k = Wp[j]; k < Wp[j + 1];) { /* (B W)(block(i), j) += B_c[:, i%d] W_ij */
+      size_t i = (size_t)Wi[k];
+      while (i >= hrow + d) {
+        pos += (cpk_int)d;
+        hrow = (size_t)Hi[pos];
+      }
+      double *h = H->x + pos;
+      if (i == hrow && k + (cpk_int)d <= Wp[j + 1] && (size_t)Wi[k + (cpk_int)d - 1] == hrow + d - 1) {
+        /* W's whole block in column j (rows ascend: all d of them): h = B_R w, each row's sum
+         * formed in the order the entry-by-entry loop adds it, so the same roundings */
+        const double *Br = S->Bblk + hrow * d, *w = Wx + k;
+        if (d == 3) { /* every 3D contact without torsion: written out (gcc -O2 keeps the loops) */
+          for (size_t b = 0; b < 3; b++)
+            h[b] = ((h[b] + Br[3 * b] * w[0]) + Br[3 * b + 1] * w[1]) + Br[3 * b + 2] * w[2];
+        } else {
+          for (size_t b = 0; b < d; b++) {
+            double sum = h[b];
+            for (size_t a = 0; a < d; a++) sum += Br[b * d + a] * w[a];
+            h[b] = sum;
+          }
+        }
+        k += (cpk_int)d;
+        continue;
+      }
+      const double *Bc = S->Bblk + hrow * d + (i - hrow);
+      double wx = Wx[k];
       for (size_t b = 0; b < d; b++) h[b] += Bc[b * d] * wx;
+      k++;
     }
     const double *Ac = S->Ablk + (j / d) * dd;
     double *h = H->x + S->dpos[j];
