@@ -32,6 +32,7 @@ static const ext_setting table[] = {
     {"fcipm", "step_fraction", FIELD(fcipm.step_fraction), EXT_DOUBLE},
     {"fcipm", "refresh_ratio", FIELD(fcipm.refresh_ratio), EXT_DOUBLE},
     {"fcipm", "linearize", FIELD(fcipm.linearize), EXT_INT},
+    {"fcipm", "finish", FIELD(fcipm.finish), EXT_INT},
     {"nsn", "rho", FIELD(nsn.rho), EXT_INT},
     {"nsn", "nonmonotone", FIELD(nsn.nonmonotone), EXT_INT},
     {"nsn", "restart", FIELD(nsn.restart), EXT_INT},
