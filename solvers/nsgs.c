@@ -319,7 +319,7 @@ static int polish(nsgs_state *S, const cpk_problem *p, const cpk_settings *s, cp
 {
   int solved = 0;
   long iterations = 0, factorizations = 0;
-  const nsn_finish_opts o = {s->nsgs.polish ? NSGS_POLISH_MAX_ITER : 0, 0, 1, 0};
+  const nsn_finish_opts o = {s->nsgs.polish ? NSGS_POLISH_MAX_ITER : 0, 0, 1, 0, 0};
   int rc = nsn_finish(&S->polisher, p, s, mon, &o, r, &res, &solved, &iterations, &factorizations);
   n->polish_iterations += iterations; /* an early try (hand_off) and the last finish add up */
   n->polish_factorizations += factorizations;

@@ -119,7 +119,7 @@ int nsn_finish(nsn_finisher **w, const cpk_problem *p, const cpk_settings *s, cp
   ss.max_iter = o->max_iter;
   ss.callback = NULL;
   ss.verbose = o->verbose ? s->verbose : 0;
-  ss.nsn.restart = 0;
+  if (!o->restarts) ss.nsn.restart = 0; /* from nsgs's finish they would run nsgs again */
   ss.z0 = NULL;
   ss.basis0 = NULL;
   if (!*w) {

@@ -12,13 +12,14 @@ typedef struct nsn_finish_opts {
   long offset;   /* the caller's iterations: the log and the callback go on counting from there */
   int cold_too;  /* unless the run from z solved, run again from nsn's cold start */
   int verbose;   /* nsn logs (settings.verbose) under the caller's; 0: silent */
+  int restarts;  /* nsn restarts from nsgs as settings.nsn.restart says; 0: never (nsgs's own finish) */
 } nsn_finish_opts;
 
 /*
  * Run the registered "nsn" on the friction-cone problem p from z (n = p->n),
  * then, with o->cold_too and unless that solved it, from nsn's cold start,
  * each for at most o->max_iter iterations, within s->time_limit on mon's clock,
- * with no callback and no restarts (which would run nsgs again). When a run's
+ * with no callback, and restarts from nsgs only with o->restarts. When a run's
  * cone residual (cpk_problem_residual, the driver's) is below *res, z and *res
  * take its answer and *solved says whether it solved; *iterations gets the
  * iterations the runs took, *factorizations nsn's factorizations of its Newton
