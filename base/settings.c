@@ -25,6 +25,7 @@ void cpk_settings_default(cpk_settings *s)
   s->fcipm.step_fraction = CPK_DEFAULT_FCIPM_STEP;
   s->fcipm.refresh_ratio = CPK_DEFAULT_FCIPM_REFRESH;
   s->fcipm.linearize = 1;
+  s->fcipm.finish = CPK_DEFAULT_FCIPM_FINISH;
   s->nsn.rho = CPK_NSN_RHO_SPLIT;
   s->nsn.nonmonotone = CPK_DEFAULT_NSN_NONMONOTONE;
   s->nsn.restart = 1;
@@ -82,6 +83,9 @@ static int validate_fcipm(const cpk_settings *s, cpk_error *err)
                          s->fcipm.refresh_ratio);
   if (s->fcipm.linearize != 0 && s->fcipm.linearize != 1)
     return cpk_error_set(err, CPK_EINVAL, "fcipm linearize must be 0 or 1 (got %d)", s->fcipm.linearize);
+  if (s->fcipm.finish != CPK_FCIPM_FINISH_OFF && s->fcipm.finish != CPK_FCIPM_FINISH_NSN)
+    return cpk_error_set(err, CPK_EINVAL, "fcipm finish must be %d (off) or %d (nsn) (got %d)",
+                         CPK_FCIPM_FINISH_OFF, CPK_FCIPM_FINISH_NSN, s->fcipm.finish);
   return CPK_OK;
 }
 

@@ -44,6 +44,7 @@ static const cpk_setting_desc table[] = {
     {"fcipm", "step_fraction", FIELD(fcipm.step_fraction), D},
     {"fcipm", "refresh_ratio", FIELD(fcipm.refresh_ratio), D},
     {"fcipm", "linearize", FIELD(fcipm.linearize), I},
+    {"fcipm", "finish", FIELD(fcipm.finish), I},
     {"nsn", "rho", FIELD(nsn.rho), I},
     {"nsn", "nonmonotone", FIELD(nsn.nonmonotone), I},
     {"nsn", "restart", FIELD(nsn.restart), I},

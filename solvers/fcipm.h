@@ -51,6 +51,9 @@ typedef struct fcipm_state {
   double ds;               /* change of s at the last refresh */
   double floor;            /* centering floor factor in force (FCIPM_FLOOR, 0 once dropped) */
   double mu_c, step;       /* last mean complementarity x.y / nc, step length */
+  struct nsn_finisher *finisher; /* nsn's workspace for the finish (nsn_finish.h), made at its first run */
+  long finish_iterations, finish_factorizations; /* nsn's work in the finish of the last solve */
+  int finished;            /* the answer is the finish's (its residual was lower) */
 } fcipm_state;
 
 /* ---- fcipm_cone.c: one Lorentz cone, d = 1 .. FCIPM_CMAX ---------------- */

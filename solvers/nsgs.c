@@ -8,7 +8,7 @@
 #include "fc_local.h"
 #include "monitor.h"
 #include "nsgs_drift.h"
-#include "nsgs_polish.h"
+#include "nsn_finish.h"
 #include "resolve.h"
 
 /*
@@ -55,7 +55,7 @@ typedef struct nsgs_state {
   double *prev, *d, *dprev, *wd; /* r before the sweep, its change, the one before, W d */
   double wmax;    /* max |W_ij| over the diagonal blocks, the scale of the drift test */
   resolve_seen seen; /* the problem's counters behind `blocks` */
-  nsgs_polisher *polisher; /* nsn's workspace for the finish, made at its first run */
+  nsn_finisher *polisher; /* nsn's workspace for the finish, made at its first run */
 } nsgs_state;
 
 /* Lowest and highest residual of the current and of the previous window of sweeps. */
@@ -72,7 +72,7 @@ typedef struct nsgs_counts {
   long degenerate;     /* contacts given up (zero normal block) in the last sweep */
   double change; /* largest |r_c change| of the last sweep */
   long jumps;    /* drift jumps taken (nsgs_drift.h) */
-  long polish_iterations; /* nsn's iterations in the finish (nsgs_polish.h), 0 if none ran */
+  long polish_iterations; /* nsn's iterations in the finish (nsn_finish.h), 0 if none ran */
   long polish_factorizations; /* and its factorizations of the Newton matrix */
   int polished;  /* the answer is nsn's */
   long handoff;  /* sweep after which the finish was tried early (0: never) */
@@ -91,7 +91,7 @@ static void nsgs_free(void *vs)
   free(S->d);
   free(S->dprev);
   free(S->wd);
-  nsgs_polisher_free(S->polisher);
+  nsn_finisher_free(S->polisher);
   free(S);
 }
 
@@ -309,26 +309,24 @@ static double restore_best(nsgs_state *S, const cpk_problem *p, double *r, doubl
   return best_res;
 }
 
-/* The sweeps stopped by themselves short of the tolerance: nsn finishes from r (nsgs_polish.h). */
+/* Iterations the finish may take: it starts near a solution, where Newton takes a few. */
+#define NSGS_POLISH_MAX_ITER 50
+
+/* The sweeps stopped by themselves short of the tolerance: nsn finishes from r (nsn_finish.h),
+ * then from its cold start. */
 static int polish(nsgs_state *S, const cpk_problem *p, const cpk_settings *s, cpk_monitor *mon,
                   double *r, double res, cpk_result *out, nsgs_counts *n)
 {
   int solved = 0;
   long iterations = 0, factorizations = 0;
-  int rc = nsgs_polish(&S->polisher, p, s, mon, r, &res, &solved, &iterations, &factorizations);
+  const nsn_finish_opts o = {s->nsgs.polish ? NSGS_POLISH_MAX_ITER : 0, 0, 1, 0, 0};
+  int rc = nsn_finish(&S->polisher, p, s, mon, &o, r, &res, &solved, &iterations, &factorizations);
   n->polish_iterations += iterations; /* an early try (hand_off) and the last finish add up */
   n->polish_factorizations += factorizations;
   if (rc) return rc;
   n->polished = solved;
   refresh_velocity(S, p, r);
-  if (solved) {
-    out->status = CPK_STATUS_SOLVED;
-    out->message[0] = '\0';
-  } else if (n->polish_iterations > 0) {
-    size_t used = strlen(out->message);
-    snprintf(out->message + used, sizeof out->message - used,
-             "; nsn's finish (%ld iterations) ended at residual %.3g", n->polish_iterations, res);
-  }
+  nsn_finish_outcome(out, solved, n->polish_iterations, res);
   return CPK_OK;
 }
 

@@ -25,7 +25,7 @@ unsigned resolve_changed(const resolve_seen *seen, const cpk_problem *p)
  * only what changed, without allocating, with two exceptions: fcipm builds its
  * workspace again when a contact's mu goes to or from 0 (its cone's size, hence
  * the system's layout, changes), and nsgs makes nsn's workspace at its first
- * finish (nsgs_polish.c), kept after that. The others cache problem data in
+ * finish (nsn_finish.c), kept after that (fcipm too). The others cache problem data in
  * `alloc` (diagonal blocks, scalings, copies of M), so the driver rebuilds
  * their state when anything changed: correct, though it allocates.
  */

@@ -151,7 +151,7 @@ static void test_fcipm_slip_reversal(void)
  * problems of the thrown rod and box of issue 14 once they lie on the floor
  * (tests/data/cone/, written from cpkit simulate). The sweeps converge so
  * slowly along W's null space that 1000 of them end above the tolerance; nsgs
- * then finishes with nsn (nsgs_polish.c), by default as soon as the sweeps'
+ * then finishes with nsn (nsn_finish.c), by default as soon as the sweeps'
  * rate shows it (settings.nsgs.handoff), or after all 1000 with handoff 0.
  */
 static void test_nsgs_at_rest(const char *file, double handoff)

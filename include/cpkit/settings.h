@@ -33,6 +33,9 @@ typedef int (*cpk_iteration_callback)(const cpk_iteration_info *info, void *data
 #define CPK_DEFAULT_NSGS_HANDOFF 2.0 /**< default of nsgs.handoff */
 #define CPK_DEFAULT_FCIPM_STEP 0.99 /**< default of fcipm.step_fraction */
 #define CPK_DEFAULT_FCIPM_REFRESH 0.0 /**< default of fcipm.refresh_ratio */
+#define CPK_FCIPM_FINISH_OFF 0 /**< fcipm.finish: fcipm's own answer */
+#define CPK_FCIPM_FINISH_NSN 1 /**< fcipm.finish: nsn from fcipm's best iterate when it stops short */
+#define CPK_DEFAULT_FCIPM_FINISH CPK_FCIPM_FINISH_NSN /**< default of fcipm.finish */
 #define CPK_DEFAULT_NEWTON_PROXIMAL 1.0 /**< default of newton.proximal */
 #define CPK_DEFAULT_NEWTON_WATCHDOG 5 /**< default of newton.watchdog */
 #define CPK_DEFAULT_NEWTON_RESTARTS 5 /**< default of newton.restarts */
@@ -99,6 +102,7 @@ typedef struct cpk_settings {
     double step_fraction;    /**< fcipm: fraction in (0, 1) of the way to the cones' boundary a step goes (default 0.99) */
     double refresh_ratio;    /**< fcipm: the De Saxce terms s = mu |u_T| are refreshed when the inner (convex) problem's error is at most this times the change of s; 0 = at every iteration (default CPK_DEFAULT_FCIPM_REFRESH); used when linearize = 0 */
     int linearize;           /**< fcipm: 1 (default) = the Newton matrix carries the derivative of the De Saxce term (s refreshed every iteration; faster, K nonsymmetric); 0 = plain fixed point on s */
+    int finish;              /**< fcipm: CPK_FCIPM_FINISH_NSN = when the iterations end short of the tolerance by themselves (stall, iteration limit), continue with the registered "nsn" (its restarts from nsgs as settings.nsn.restart says) from the best iterate, for the iterations left of max_iter (at least 50) and the time left; its answer is kept when its residual is lower. CPK_FCIPM_FINISH_OFF = never. Default CPK_DEFAULT_FCIPM_FINISH */
   } fcipm;                   /**< fcipm's options */
   struct {
     int rho;                 /**< nsn: per-contact rho of the Alart-Curnier function: CPK_NSN_RHO_SPLIT (default: rho_n = 1/W_nn, rho_t = 1/||W_TT||_2 of the contact's diagonal block), CPK_NSN_RHO_SPECTRAL (rho_n = rho_t = 1/||W_cc||_2), CPK_NSN_RHO_UNIT (rho = 1: depends on the units) */

@@ -55,6 +55,18 @@ def test_fcprox_settings_by_name():
         assert e.value.name == "CPK_EINVAL", str(e.value)
 
 
+def test_fcipm_finish_setting():
+    # one iteration of fcipm ends short; finish=0 says so, the default finishes with nsn
+    q = [-1.0, 2.0, 0.0]
+    off = cpkit.solve_cone(np.eye(3), q, 0.5, solver="fcipm", max_iter=1, finish=0)
+    assert off.status == "max_iterations" and off.iterations == 1
+    r = cpkit.solve_cone(np.eye(3), q, 0.5, solver="fcipm", max_iter=1)
+    assert r.solved and np.allclose(r.reactions, [[1.0, -0.5, 0.0]], atol=1e-7)
+    with pytest.raises(cpkit.Error) as e:
+        cpkit.solve_cone(np.eye(3), q, 0.5, solver="fcipm", finish=2)
+    assert e.value.name == "CPK_EINVAL", str(e.value)
+
+
 def random_cone_problem(nc, dim, seed):
     rng = np.random.default_rng(seed)
     n = nc * dim
