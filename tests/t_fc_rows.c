@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <cpkit/cpkit.h>
-#include "sphere_pile.h"
+#include "cone_pile.h"
 #include "testlib.h"
 
 /* Every rank's flag agreed (rank 0 reports for all: the others' stdout is silenced). */
@@ -97,23 +97,9 @@ done:
 /* A pile of spheres compiled in the cone form and written to a file of this rank's own. */
 static int write_pile(const char *path)
 {
-  cpk_sim_settings set;
-  cpk_world *w = NULL;
-  cpk_contact_system *s = NULL;
-  cpk_problem *p = NULL;
-  cpk_varmap *map = NULL;
-  cpk_compile_options co;
-  cpk_sim_settings_default(&set);
-  snprintf(set.model, sizeof set.model, "point-coulomb");
-  cpk_compile_options_default(&co);
-  co.form = CPK_FORM_CONE;
-  int ok = !cpk_world_alloc(&set, &w, NULL) && !cpk_bench_sphere_pile(w, 150, 2) &&
-           !cpk_world_step(w, NULL, NULL) && !cpk_world_contact_system(w, &s, NULL) &&
-           !cpk_compile(s, "point-coulomb", &co, &p, &map, NULL) && !cpk_problem_write_file(p, path, NULL);
+  cpk_problem *p = t_cone_pile(150);
+  int ok = p && !cpk_problem_write_file(p, path, NULL);
   cpk_problem_free(p);
-  cpk_varmap_free(map);
-  cpk_contact_system_free(s);
-  cpk_world_free(w);
   return ok;
 }
 
