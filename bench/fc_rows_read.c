@@ -1,4 +1,4 @@
-/* fc_rows_read.c: the memory and time of reading a friction-cone problem by rows (cpk_fc_rows_read, each rank its block of contacts) against the replicated reader, and the residual at r = 0 both ways (doc/petsc.md, seventh step). */
+/* fc_rows_read.c: the memory and time of reading a friction-cone problem by rows (cpk_fc_rows_read, each rank its block of contacts) against the replicated reader, the residual at r = 0 both ways, and nsn-rows's solve on the rows read (doc/petsc.md, seventh step). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,8 +33,30 @@ static int replicated(const char *path, int rank)
   return rc;
 }
 
-/* This rank's rows only, the residual and merit reduced over the ranks. */
-static int by_rows(const char *path, int rank, int size)
+/* nsn-rows on the rows read, with the backend named; rank 0 prints the outcome. */
+static int solve_rows(const cpk_fc_rows *R, const char *linsys, int rank)
+{
+  cpk_settings s;
+  cpk_result *res = NULL;
+  cpk_error err;
+  double sym = 0, fact = 0, t0 = now();
+  cpk_settings_default(&s);
+  s.linsys = cpk_linsys_find(linsys);
+  if (!s.linsys || cpk_result_alloc(R->n, &res)) return 1;
+  int rc = cpk_fc_rows_solve_nsn(R, &s, res, &err);
+  (void)cpk_result_get_stat(res, "factorizations", &fact);
+  (void)cpk_result_get_stat(res, "symbolic_analyses", &sym);
+  if (rc) fprintf(stderr, "%s\n", err.message);
+  else if (rank == 0)
+    printf("nsn-rows --linsys %s: %s, %ld iterations, %g factorizations (%g analyses), residual %.3g, "
+           "solve %.2f s\n", linsys, cpk_status_name(res->status), res->iterations, fact, sym, res->residual,
+           now() - t0);
+  cpk_result_free(res);
+  return rc != CPK_OK;
+}
+
+/* This rank's rows only, the residual and merit reduced over the ranks; with linsys, solved by nsn-rows. */
+static int by_rows(const char *path, int rank, int size, const char *linsys)
 {
   cpk_fc_rows *R = NULL;
   cpk_error err;
@@ -50,17 +72,19 @@ static int by_rows(const char *path, int rank, int size)
          rank, size, R->c0, R->c1, R->nc, (long long)R->rowptr[R->row1 - R->row0], R->nnz, t1 - t0, res,
          merit);
   free(r);
+  if (!rc && linsys) rc = solve_rows(R, linsys, rank);
   cpk_fc_rows_free(R);
   return rc;
 }
 
 int main(int argc, char **argv)
 {
-  if (argc < 2 || (argc == 3 && strcmp(argv[2], "--replicated"))) {
-    fprintf(stderr, "usage: fc_rows_read FILE [--replicated]\n");
+  int repl = argc == 3 && !strcmp(argv[2], "--replicated"), solve = argc == 4 && !strcmp(argv[2], "--solve");
+  if (argc < 2 || argc > 4 || (argc > 2 && !repl && !solve)) {
+    fprintf(stderr, "usage: fc_rows_read FILE [--replicated | --solve LINSYS]\n");
     return 2;
   }
   cpk_init();
   int rank = cpk_mpi_rank(), size = cpk_mpi_size();
-  return argc == 3 ? replicated(argv[1], rank) : by_rows(argv[1], rank, size);
+  return repl ? replicated(argv[1], rank) : by_rows(argv[1], rank, size, solve ? argv[3] : NULL);
 }

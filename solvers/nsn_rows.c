@@ -10,6 +10,11 @@
 
 #ifndef HAVE_PETSC
 const cpk_solver_type *cpk_solver_nsn_rows = NULL;
+int cpk_fc_rows_solve_nsn(const cpk_fc_rows *R, const cpk_settings *s, cpk_result *res, cpk_error *err)
+{
+  (void)R, (void)s, (void)res;
+  return cpk_error_set(err, CPK_EUNSUP, "nsn-rows: cpkit was built without PETSc");
+}
 #else
 
 /*
@@ -44,7 +49,7 @@ static void nsn_rows_free(void *vs)
   free(S->hp);
   free(S->hc);
   free(S->hdiag);
-  cpk_fc_rows_free(S->R);
+  cpk_fc_rows_free(S->own);
   free(S);
 }
 
@@ -70,21 +75,34 @@ static const cpk_linsys_type *rows_linsys(const cpk_settings *s)
   return s->linsys && cpk_linsys_is_distributed(s->linsys) ? s->linsys : cpk_linsys_petsc;
 }
 
+/* Everything but the rows, for S->R: vectors, H's pattern, the backend (collective), rho, the tolerance's scale. */
+static int rows_setup(nsn_rows_state *S, int rc, const cpk_settings *s)
+{
+  if (!rc) rc = alloc_vectors(S);
+  if (!rc) rc = nsn_rows_pattern(S);
+  rc = cpk_mpi_agree(rc); /* every rank allocates the collective backend, or none */
+  if (!rc) rc = cpk_linsys_alloc(rows_linsys(s), S->R->n, &S->ls);
+  if (rc) return rc;
+  nsn_rows_choose_rho(S, s->nsn.rho);
+  double qmax[1] = {1.0};
+  for (size_t i = 0; i < S->R->row1 - S->R->row0; i++) qmax[0] = fmax(qmax[0], fabs(S->R->q[i]));
+  (void)cpk_mpi_reduce(qmax, 1, CPK_MPI_MAX);
+  S->qmax = qmax[0];
+  return CPK_OK;
+}
+
 static int nsn_rows_alloc(void **out, const cpk_problem *p, const cpk_settings *s, cpk_error *err)
 {
   nsn_rows_state *S = calloc(1, sizeof *S);
   *out = NULL;
-  int rc = S ? cpk_fc_rows_from_problem(p, cpk_mpi_rank(), cpk_mpi_size(), &S->R) : CPK_ENOMEM;
-  if (!rc) rc = alloc_vectors(S);
-  if (!rc) rc = nsn_rows_pattern(S);
-  rc = cpk_mpi_agree(rc); /* every rank allocates the collective backend, or none */
-  if (!rc) rc = cpk_linsys_alloc(rows_linsys(s), p->n, &S->ls);
+  int rc = S ? cpk_fc_rows_from_problem(p, cpk_mpi_rank(), cpk_mpi_size(), &S->own) : CPK_ENOMEM;
+  if (S) S->R = S->own;
+  rc = rows_setup(S, rc, s);
   if (rc) {
     nsn_rows_free(S);
     return cpk_error_set(err, rc, "nsn-rows: cannot set up the Newton rows for %zu contacts (%s)", p->nc,
                          cpk_strerror(rc));
   }
-  nsn_rows_choose_rho(S, s->nsn.rho);
   *out = S;
   return CPK_OK;
 }
@@ -236,10 +254,9 @@ static void set_status(cpk_result *r, cpk_status st, const char *what, double re
   snprintf(r->message, sizeof r->message, "%s (residual %.3g, Alart-Curnier merit %.3g)", what, res, merit);
 }
 
-static int iterate(nsn_rows_state *S, const cpk_problem *p, const cpk_settings *s, cpk_monitor *mon,
-                   cpk_result *r, double *fcm)
+static int iterate(nsn_rows_state *S, const cpk_settings *s, cpk_monitor *mon, cpk_result *r, double *fcm)
 {
-  double tol = cpk_problem_tolerance(p, s->tol), res = residual(S, S->r, fcm);
+  double tol = s->tol * S->qmax, res = residual(S, S->r, fcm); /* cpk_problem_tolerance over the ranks */
   S->res_best = res;
   memcpy(S->rbest, S->r, S->R->n * sizeof *S->r);
   while (!(res <= tol)) {
@@ -289,10 +306,9 @@ static void fill_stats(const nsn_rows_state *S, const cpk_linsys_stats *ls0, dou
   cpk_result_set_stats(r, list, sizeof list / sizeof list[0]);
 }
 
-static int nsn_rows_solve(void *vs, const cpk_problem *p, const cpk_settings *s, cpk_monitor *mon,
-                          cpk_result *r)
+/* The solve from s->z0 (or 0) on S's rows; r->residual gets the reduced residual at the answer. Collective. */
+static int run(nsn_rows_state *S, const cpk_settings *s, cpk_monitor *mon, cpk_result *r)
 {
-  nsn_rows_state *S = vs;
   cpk_linsys_stats ls0;
   double fcm = NAN;
   size_t n = S->R->n;
@@ -305,16 +321,49 @@ static int nsn_rows_solve(void *vs, const cpk_problem *p, const cpk_settings *s,
   S->merit = evaluate(S, S->r, S->u, S->phi);
   if (!(isfinite(S->merit0) && S->merit0 > S->merit)) S->merit0 = S->merit;
   if (!(S->merit0 > 1e-300)) S->merit0 = 1e-300;
-  int rc = iterate(S, p, s, mon, r, &fcm);
-  if (r->status != CPK_STATUS_SOLVED && S->res_best < residual(S, S->r, &fcm)) {
+  int rc = iterate(S, s, mon, r, &fcm);
+  double res = residual(S, S->r, &fcm);
+  if (r->status != CPK_STATUS_SOLVED && S->res_best < res) {
     memcpy(S->r, S->rbest, n * sizeof *S->r);
     S->merit = evaluate(S, S->r, S->u, S->phi);
-    (void)residual(S, S->r, &fcm);
+    res = residual(S, S->r, &fcm);
   }
   r->iterations = S->iter;
+  r->residual = res;
   memcpy(r->z, S->r, n * sizeof *r->z);
   fill_stats(S, &ls0, fcm, r);
   return rc;
+}
+
+static int nsn_rows_solve(void *vs, const cpk_problem *p, const cpk_settings *s, cpk_monitor *mon,
+                          cpk_result *r)
+{
+  (void)p; /* S holds its rows of p (cut at alloc) */
+  return run(vs, s, mon, r);
+}
+
+int cpk_fc_rows_solve_nsn(const cpk_fc_rows *R, const cpk_settings *settings, cpk_result *res, cpk_error *err)
+{
+  cpk_settings dflt;
+  cpk_error_clear(err);
+  if (!settings) cpk_settings_default(&dflt);
+  const cpk_settings *s = settings ? settings : &dflt;
+  if (!R || !res || res->n != R->n) return cpk_error_set(err, CPK_EINVAL, "nsn-rows: no rows, or a result not of n = %zu", R ? R->n : 0);
+  nsn_rows_state *S = calloc(1, sizeof *S);
+  cpk_mpi_agree_reset(); /* a run of agreements, as the driver's */
+  if (S) S->R = R;
+  int rc = rows_setup(S, S ? CPK_OK : CPK_ENOMEM, s);
+  if (!rc) {
+    cpk_monitor mon;
+    cpk_monitor_start(&mon, s, "nsn-rows", s->max_iter > 0 ? s->max_iter : DEFAULT_MAX_ITER);
+    mon.distributed = 1; /* every rank runs this solve in step */
+    res->status = CPK_STATUS_STALLED;
+    res->message[0] = 0;
+    rc = run(S, s, &mon, res);
+  }
+  nsn_rows_free(S);
+  cpk_mpi_agree_end();
+  return rc ? cpk_error_set(err, rc, "nsn-rows: %s", cpk_strerror(rc)) : CPK_OK;
 }
 
 static const cpk_solver_type nsn_rows_type = {

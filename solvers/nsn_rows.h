@@ -16,7 +16,9 @@
  * ranks' r stay equal.
  */
 typedef struct nsn_rows_state {
-  cpk_fc_rows *R;      /* this rank's rows (cut from the problem at alloc) */
+  const cpk_fc_rows *R; /* this rank's rows: own (cut from the problem at alloc) or the caller's */
+  cpk_fc_rows *own;
+  double qmax;         /* max(1, max |q|) over all the ranks: the tolerance's scale (cpk_problem_tolerance) */
   cpk_int *hp, *hc;    /* H's local rows: CSR pattern, global columns */
   double *hx;          /* H's values */
   double *rho;         /* 2 per local contact */

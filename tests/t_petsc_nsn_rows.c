@@ -32,6 +32,18 @@ static void check_problem(const cpk_problem *p, const char *name, int same, int 
     t_ok(cpk_mpi_all(ok_nsn && diff <= 1e-9 * fmax(zmax, 1.0)),
          "%s, %d rank(s): nsn-rows's answer is nsn's (max difference %.3g, max |r| %.3g)", name, size,
          diff, zmax);
+  /* the same solve on rows cut beforehand (cpk_fc_rows_solve_nsn: no problem object in the solve) */
+  cpk_fc_rows *R = NULL;
+  cpk_result *c = NULL;
+  s.linsys = cpk_linsys_petsc;
+  int okc = ok && !cpk_fc_rows_from_problem(p, cpk_mpi_rank(), size, &R) && !cpk_result_alloc(p->n, &c);
+  okc = cpk_mpi_all(okc) && !cpk_fc_rows_solve_nsn(R, &s, c, &err);
+  double dc = okc ? max_diff(c->z, a->z, p->n, &zmax) : INFINITY;
+  t_ok(cpk_mpi_all(okc && dc == 0.0 && c->iterations == a->iterations && t_is_fc_solution(p, c->z, 10.0 * tol)),
+       "%s, %d rank(s): cpk_fc_rows_solve_nsn on the rows gives the driver's answer (difference %.3g)", name,
+       size, dc);
+  cpk_fc_rows_free(R);
+  cpk_result_free(c);
   cpk_result_free(a);
   cpk_result_free(b);
 }

@@ -7,6 +7,8 @@
 #include <cpkit/matrix.h>
 #include <cpkit/parallel.h>
 #include <cpkit/problem.h>
+#include <cpkit/result.h>
+#include <cpkit/settings.h>
 
 CPK_BEGIN_DECLS
 
@@ -80,6 +82,20 @@ CPK_API void cpk_fc_rows_velocity(const cpk_fc_rows *R, const double *r, double 
  */
 CPK_API int cpk_fc_rows_residual_merit(const cpk_fc_rows *R, const double *r, double *u_local,
                                        double *res, double *merit);
+
+/**
+ * The nsn-rows solver (cpk_solver_nsn_rows) on rows this rank already holds (e.g.
+ * from cpk_fc_rows_read), so that no rank ever holds the whole problem: each rank's
+ * rows of the Newton matrix go to a petsc backend (settings->linsys when it is one,
+ * else petsc) through cpk_linsys_factor_rows. settings NULL: the defaults; its tol
+ * is scaled as cpk_problem_tolerance does (by max(1, max |q|) over the ranks), z0
+ * (n values) is the start. res (allocated for n) gets z (replicated, every rank the
+ * same), status, iterations, residual (the cone residual reduced over the ranks) and
+ * the stats; w is not filled (each rank has only its rows of u). Collective: every
+ * rank of R's split calls it. CPK_EUNSUP without PETSc.
+ */
+CPK_API int cpk_fc_rows_solve_nsn(const cpk_fc_rows *R, const cpk_settings *settings, cpk_result *res,
+                                  cpk_error *err);
 
 CPK_END_DECLS
 #endif
