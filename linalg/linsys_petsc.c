@@ -2,6 +2,7 @@
 #include <config.h>
 #include <cpkit/linsys.h>
 
+#include "linsys_rows.h"
 #ifndef HAVE_PETSC
 /* Built without PETSc: the backends do not exist and cpk_linsys_find skips them. */
 int petsc_factor_rows(void *state, size_t row0, size_t row1, const cpk_int *rowptr, const cpk_int *col,
@@ -22,7 +23,6 @@ const cpk_linsys_type *cpk_linsys_petsc_gmres = NULL;
 #include <cpkit/util.h>
 #include "linsys_eta.h"
 #include "linsys_petsc.h"
-#include "linsys_rows.h"
 
 /*
  * The caller (a solver replicated on every rank) passes the whole n-by-n CSC
