@@ -15,15 +15,12 @@ int cpk_problem_eval(const cpk_problem *p, const double *z, double *w)
   return CPK_OK;
 }
 
-/* The cone's residual (cpk_fc_residual) over the contacts of rows [lo, hi); with sum, the
- * squares of the natural maps' norms are added to it (NaN when one is NaN). */
-static double fc_residual_rows(const cpk_problem *p, const double *r, const double *u, size_t lo,
-                               size_t hi, double *sum)
+double cpk_fc_residual_contacts(size_t dim, size_t nc, const double *mu, const double *r,
+                                const double *u, double *sum)
 {
   double e[CPK_CONE_DIM_MAX], worst = 0.0;
-  size_t d = p->cone_dim;
-  for (size_t c = lo / d; c < p->nc && c * d < hi; c++) {
-    double ec = cpk_cone_natural_map(d, p->mu[c], r + c * d, u + c * d, e);
+  for (size_t c = 0; c < nc; c++) {
+    double ec = cpk_cone_natural_map(dim, mu[c], r + c * dim, u + c * dim, e);
     if (isnan(ec)) {
       if (sum) *sum = NAN;
       return INFINITY;
@@ -32,10 +29,21 @@ static double fc_residual_rows(const cpk_problem *p, const double *r, const doub
     /* u_n >= 0 holds at every solution (u^ in K* says so), but the natural map sees a
      * negative u_n only through |u_n| / mu: with mu = 1e10, r = 0 and u_n = -1 had residual
      * 1e-10. The normal velocity's violation counts at its own size. */
-    if (-u[c * d] > ec) ec = -u[c * d];
+    if (-u[c * dim] > ec) ec = -u[c * dim];
     if (ec > worst) worst = ec;
   }
   return worst;
+}
+
+/* The cone's residual (cpk_fc_residual) over the contacts of rows [lo, hi); with sum, the
+ * squares of the natural maps' norms are added to it (NaN when one is NaN). */
+static double fc_residual_rows(const cpk_problem *p, const double *r, const double *u, size_t lo,
+                               size_t hi, double *sum)
+{
+  size_t d = p->cone_dim, c0 = lo / d, c1 = hi / d + (hi % d != 0);
+  if (c1 > p->nc) c1 = p->nc;
+  if (c0 >= c1) return 0.0;
+  return cpk_fc_residual_contacts(d, c1 - c0, p->mu + c0, r + c0 * d, u + c0 * d, sum);
 }
 
 double cpk_natural_residual_rows(const cpk_problem *p, const double *z, const double *w, size_t lo,

@@ -64,6 +64,7 @@ typedef struct reader {
   triplets t;          /* M coord: nnz 0-based triplets */
   size_t nnz;
   double *q, *lower, *upper, *mu;
+  const cpk_problem_scan *scan; /* cpk_problem_scan_file: M's entries go to it, nothing is built */
 } reader;
 
 #if defined(__GNUC__)
@@ -293,9 +294,46 @@ static int triplets_reserve(reader *r, triplets *t, size_t need, size_t limit)
   return CPK_OK;
 }
 
+/* A callback of cpk_problem_scan_file refused (nonzero): its code, or CPK_EINVAL. */
+static int scan_refused(reader *r, int code)
+{
+  return fail(&r->lx, code > 0 ? code : CPK_EINVAL, "the reader's caller stopped the scan");
+}
+
+/* cpk_problem_scan_file: each triplet to the caller as it is read, none kept. */
+static int scan_triplets(reader *r, size_t nnz)
+{
+  size_t count = 3 * nnz;
+  int rc = CPK_OK;
+  for (size_t k = 0; !rc && k < nnz; k++) {
+    cpk_int i, j;
+    double x;
+    rc = read_index(r, 3 * k, count, &i);
+    if (!rc) rc = read_index(r, 3 * k + 1, count, &j);
+    if (!rc) rc = read_value(r, "M coord", 3 * k + 2, count, FINITE, &x);
+    if (!rc && (rc = r->scan->entry(r->scan->ctx, (size_t)i, (size_t)j, x))) rc = scan_refused(r, rc);
+  }
+  r->expected = count;
+  return rc;
+}
+
+/* cpk_problem_scan_file with M dense: its nonzeros to the caller, then the n*n values freed. */
+static int scan_dense(reader *r)
+{
+  int rc = CPK_OK;
+  for (size_t i = 0; !rc && i < r->n; i++)
+    for (size_t j = 0; !rc && j < r->n; j++)
+      if (r->dense[i * r->n + j] != 0.0 && (rc = r->scan->entry(r->scan->ctx, i, j, r->dense[i * r->n + j])))
+        rc = scan_refused(r, rc);
+  free(r->dense);
+  r->dense = NULL;
+  return rc;
+}
+
 static int read_triplets(reader *r, size_t nnz)
 {
   triplets *t = &r->t;
+  if (r->scan) return scan_triplets(r, nnz);
   size_t count = 3 * nnz;
   int rc = CPK_OK;
   for (size_t k = 0; !rc && k < nnz; k++) {
@@ -332,7 +370,11 @@ static int parse_matrix(reader *r)
   char buf[TOKEN_MAX + 3];
   int rc = lex_next(lx);
   if (rc) return rc;
-  if (strcmp(lx->tok, "dense") == 0) return read_dense(r);
+  if (r->scan && (rc = r->scan->begin(r->scan->ctx, r->kind, r->n, r->dim))) return scan_refused(r, rc);
+  if (strcmp(lx->tok, "dense") == 0) {
+    rc = read_dense(r);
+    return rc || !r->scan ? rc : scan_dense(r);
+  }
   if (strcmp(lx->tok, "coord") == 0) return read_coord(r);
   return fail(lx, CPK_EPARSE, "expected 'dense' or 'coord' after 'M', found %s",
               tok_desc(lx, buf, sizeof buf));
@@ -597,7 +639,7 @@ static int build_finish(reader *r, cpk_problem **out, int rc)
 }
 
 /* Parse and build, reading numbers in the C locale whatever the program set (thread-local). */
-static int read_problem(lexer *lx, cpk_problem **out)
+static int read_problem(lexer *lx, const cpk_problem_scan *scan, cpk_problem **out)
 {
   reader r;
   memset(&r, 0, sizeof r);
@@ -607,8 +649,10 @@ static int read_problem(lexer *lx, cpk_problem **out)
   r.last_kw = -1;
   locale_t c = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
   locale_t old = c ? uselocale(c) : (locale_t)0;
+  r.scan = scan;
   int rc = parse(&r);
-  if (!rc) rc = build(&r, out);
+  if (!rc && scan && (rc = scan->end(scan->ctx, r.q, r.mu))) rc = scan_refused(&r, rc);
+  else if (!rc && !scan) rc = build(&r, out);
   if (c) {
     uselocale(old);
     freelocale(c);
@@ -625,24 +669,44 @@ static int read_problem(lexer *lx, cpk_problem **out)
   return rc;
 }
 
+/* A stream's lexer: its size known when it is a regular file (the reader's bound on counts). */
+static void stream_lexer(lexer *lx, FILE *f, const char *name, cpk_error *err)
+{
+  struct stat st;
+  lx->f = f;
+  lx->name = name ? name : "<stream>";
+  lx->err = err;
+  int fd = fileno(f);
+  /* Size 0 is taken as unknown: some regular files (/proc) report 0 and still have content. */
+  if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+    lx->sized = 1;
+    lx->bytes = (uintmax_t)st.st_size > SIZE_MAX ? SIZE_MAX : (size_t)st.st_size;
+  }
+}
+
 int cpk_problem_read_stream(FILE *f, const char *name, cpk_problem **out, cpk_error *err)
 {
   lexer lx = {0};
-  struct stat st;
   cpk_error_clear(err);
   if (!out) return cpk_error_set(err, CPK_EINVAL, "no output pointer given");
   *out = NULL;
   if (!f) return cpk_error_set(err, CPK_EINVAL, "no stream given");
-  lx.f = f;
-  lx.name = name ? name : "<stream>";
-  lx.err = err;
-  int fd = fileno(f);
-  /* Size 0 is taken as unknown: some regular files (/proc) report 0 and still have content. */
-  if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
-    lx.sized = 1;
-    lx.bytes = (uintmax_t)st.st_size > SIZE_MAX ? SIZE_MAX : (size_t)st.st_size;
-  }
-  return read_problem(&lx, out);
+  stream_lexer(&lx, f, name, err);
+  return read_problem(&lx, NULL, out);
+}
+
+int cpk_problem_scan_file(const char *path, const cpk_problem_scan *scan, cpk_error *err)
+{
+  lexer lx = {0};
+  cpk_error_clear(err);
+  if (!path || !scan || !scan->begin || !scan->entry || !scan->end)
+    return cpk_error_set(err, CPK_EINVAL, "no path or no scan callbacks given");
+  FILE *f = fopen(path, "r");
+  if (!f) return cpk_error_set(err, CPK_EIO, "%s: cannot open: %s", path, strerror(errno));
+  stream_lexer(&lx, f, path, err);
+  int rc = read_problem(&lx, scan, NULL);
+  fclose(f);
+  return rc;
 }
 
 int cpk_problem_read_string(const char *text, const char *name, cpk_problem **out, cpk_error *err)
@@ -657,7 +721,7 @@ int cpk_problem_read_string(const char *text, const char *name, cpk_problem **ou
   lx.err = err;
   lx.sized = 1;
   lx.bytes = strlen(text);
-  return read_problem(&lx, out);
+  return read_problem(&lx, NULL, out);
 }
 
 int cpk_problem_read_file(const char *path, cpk_problem **out, cpk_error *err)

@@ -5,6 +5,7 @@
 #include <cpkit/linsys.h>
 #include <cpkit/parallel.h>
 #include "linsys_refine.h"
+#include "linsys_rows.h"
 
 struct cpk_linsys {
   const cpk_linsys_type *type;
@@ -54,6 +55,13 @@ int cpk_linsys_factor_unchecked(cpk_linsys *L, const cpk_csc *A)
 {
   if (!L->type->factor_unchecked) return L->type->factor(L->state, A);
   return L->type->factor_unchecked(L->state, A);
+}
+
+int cpk_linsys_factor_rows(cpk_linsys *L, size_t row0, size_t row1, const cpk_int *rowptr,
+                           const cpk_int *col, const double *val)
+{
+  if (!cpk_linsys_is_distributed(L->type)) return CPK_EUNSUP;
+  return petsc_factor_rows(L->state, row0, row1, rowptr, col, val);
 }
 
 int cpk_linsys_solve(cpk_linsys *L, double *x, int transpose)

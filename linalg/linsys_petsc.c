@@ -2,8 +2,15 @@
 #include <config.h>
 #include <cpkit/linsys.h>
 
+#include "linsys_rows.h"
 #ifndef HAVE_PETSC
 /* Built without PETSc: the backends do not exist and cpk_linsys_find skips them. */
+int petsc_factor_rows(void *state, size_t row0, size_t row1, const cpk_int *rowptr, const cpk_int *col,
+                      const double *val)
+{
+  (void)state, (void)row0, (void)row1, (void)rowptr, (void)col, (void)val;
+  return CPK_EUNSUP;
+}
 const cpk_linsys_type *cpk_linsys_petsc = NULL;
 const cpk_linsys_type *cpk_linsys_petsc_cg = NULL;
 const cpk_linsys_type *cpk_linsys_petsc_gmres = NULL;
@@ -50,6 +57,10 @@ typedef struct petsc_state {
    * factorization starts from a new Mat, hence a new analysis.
    */
   int failed;
+  /* the pattern came from cpk_linsys_factor_rows (R.rp, R.cj the caller's rows, R.Ap unset);
+   * rows_val: the caller's values during that call */
+  int rows_mode;
+  const double *rows_val;
 } petsc_state;
 
 static void petsc_drop_pattern(petsc_state *s)
@@ -206,7 +217,7 @@ static int petsc_alloc_gmres(void **state, size_t n) { return petsc_alloc_kind(s
 /* Every rank compares its own rows: the pattern is the same only if it is on every rank. */
 static int petsc_same_pattern(petsc_state *s, const cpk_csc *A)
 {
-  int same = s->have_pattern && petsc_rows_same(&s->R, A), all = same;
+  int same = s->have_pattern && !s->rows_mode && petsc_rows_same(&s->R, A), all = same;
   if (MPI_Allreduce(&same, &all, 1, MPI_INT, MPI_LAND, s->comm) != MPI_SUCCESS) return 0;
   return all;
 }
@@ -241,6 +252,7 @@ static int petsc_new_pattern(petsc_state *s, const cpk_csc *A)
   rc = petsc_agree_rc(s->comm, petsc_create_mat(s) ? CPK_ENOMEM : CPK_OK);
   if (rc) return rc;
   s->have_pattern = 1;
+  s->rows_mode = 0;
   return CPK_OK;
 }
 
@@ -254,8 +266,8 @@ static PetscErrorCode petsc_set_values(petsc_state *s, const cpk_csc *A)
   PetscErrorCode err = 0;
   for (size_t r = 0; r < R->r1 - R->r0 && !err; r++) {
     PetscInt row = (PetscInt)(R->r0 + r), k = R->rp[r];
-    err = MatSetValues(s->A, 1, &row, R->rp[r + 1] - k, R->cj + k, petsc_rows_values(R, A, r),
-                      INSERT_VALUES);
+    err = MatSetValues(s->A, 1, &row, R->rp[r + 1] - k, R->cj + k,
+                      s->rows_val ? s->rows_val + k : petsc_rows_values(R, A, r), INSERT_VALUES);
   }
   PetscErrorCode begin = MatAssemblyBegin(s->A, MAT_FINAL_ASSEMBLY);
   PetscErrorCode end = MatAssemblyEnd(s->A, MAT_FINAL_ASSEMBLY);
@@ -317,6 +329,93 @@ static int petsc_factor(void *state, const cpk_csc *A)
     if (s->failed && s->gmres) rc = petsc_renew_ksp(s);
     if (rc == CPK_OK && (s->failed || !petsc_same_pattern(s, A))) rc = petsc_new_pattern(s, A);
     if (rc == CPK_OK) rc = petsc_agree_rc(s->comm, petsc_numeric(s, A));
+    s->failed = rc != CPK_OK;
+  }
+  return linsys_eta_backend_end_factor(&s->base, rc);
+}
+
+/* ---- a matrix given by this rank's rows (cpk_linsys_factor_rows) ---- */
+
+/* The caller's rows are the pattern in place: same rows, pointers and columns, on every rank. */
+static int petsc_same_rows(petsc_state *s, size_t row0, size_t row1, const cpk_int *rowptr, const cpk_int *col)
+{
+  petsc_rows *R = &s->R;
+  size_t m = row1 - row0;
+  int same = s->have_pattern && s->rows_mode && R->r0 == row0 && R->r1 == row1 && R->nnz == (size_t)rowptr[m];
+  for (size_t i = 0; same && i <= m; i++) same = R->rp[i] == (PetscInt)rowptr[i];
+  for (size_t k = 0; same && k < R->nnz; k++) same = R->cj[k] == (PetscInt)col[k];
+  int all = same;
+  if (MPI_Allreduce(&same, &all, 1, MPI_INT, MPI_LAND, s->comm) != MPI_SUCCESS) return 0;
+  return all;
+}
+
+/* The caller's pattern copied into R (PetscInt), with the diagonal and off-diagonal counts. */
+static int petsc_copy_rows(petsc_state *s, size_t row0, size_t row1, const cpk_int *rowptr, const cpk_int *col)
+{
+  petsc_rows *R = &s->R;
+  size_t m = row1 - row0, nnz = (size_t)rowptr[m];
+  PetscInt *cj = cpk_alloc_array(nnz ? nnz : 1, sizeof *cj);
+  if (!cj) return CPK_ENOMEM;
+  free(R->cj); /* cap 0: the CSC path's next pattern allocates cj and src anew (src is not used here) */
+  R->cj = cj;
+  R->cap = 0;
+  R->r0 = row0;
+  R->r1 = row1;
+  R->nnz = nnz;
+  for (size_t i = 0; i <= m; i++) R->rp[i] = (PetscInt)rowptr[i];
+  for (size_t i = 0; i < m; i++) {
+    R->dnz[i] = R->onz[i] = 0;
+    for (cpk_int k = rowptr[i]; k < rowptr[i + 1]; k++) {
+      R->cj[k] = (PetscInt)col[k];
+      if ((size_t)col[k] >= row0 && (size_t)col[k] < row1) R->dnz[i]++;
+      else R->onz[i]++;
+    }
+  }
+  return CPK_OK;
+}
+
+static int petsc_new_rows(petsc_state *s, size_t row0, size_t row1, const cpk_int *rowptr, const cpk_int *col)
+{
+  petsc_drop_pattern(s);
+  int rc = petsc_agree_rc(s->comm, petsc_copy_rows(s, row0, row1, rowptr, col));
+  if (rc) return rc;
+  s->base.st.symbolic++;
+  rc = petsc_agree_rc(s->comm, petsc_create_mat(s) ? CPK_ENOMEM : CPK_OK);
+  if (rc) return rc;
+  s->have_pattern = 1;
+  s->rows_mode = 1;
+  return CPK_OK;
+}
+
+/* The rows checked: in range, pointers from 0 and monotone, columns in range and ascending. */
+static int petsc_rows_ok(const petsc_state *s, size_t row0, size_t row1, const cpk_int *rowptr,
+                         const cpk_int *col, const double *val)
+{
+  size_t n = s->base.n, m = row1 - row0;
+  if (row0 > row1 || row1 > n || !rowptr || rowptr[0] != 0) return 0;
+  if ((size_t)rowptr[m] >= (size_t)PETSC_MAX_INT || (rowptr[m] > 0 && (!col || !val))) return 0;
+  for (size_t i = 0; i < m; i++) {
+    if (rowptr[i + 1] < rowptr[i]) return 0;
+    for (cpk_int k = rowptr[i]; k < rowptr[i + 1]; k++)
+      if (col[k] < 0 || (size_t)col[k] >= n || (k > rowptr[i] && col[k] <= col[k - 1])) return 0;
+  }
+  return 1;
+}
+
+int petsc_factor_rows(void *state, size_t row0, size_t row1, const cpk_int *rowptr, const cpk_int *col,
+                      const double *val)
+{
+  petsc_state *s = state;
+  int rc = cpk_mpi_agree(petsc_rows_ok(s, row0, row1, rowptr, col, val) ? CPK_OK : CPK_EINVAL);
+  if (rc) return rc;
+  linsys_eta_backend_start(&s->base);
+  if (s->base.n > 0) { /* as petsc_factor: every branch taken alike on every rank */
+    if (s->failed && s->gmres) rc = petsc_renew_ksp(s);
+    if (rc == CPK_OK && (s->failed || !petsc_same_rows(s, row0, row1, rowptr, col)))
+      rc = petsc_new_rows(s, row0, row1, rowptr, col);
+    s->rows_val = val;
+    if (rc == CPK_OK) rc = petsc_agree_rc(s->comm, petsc_numeric(s, NULL));
+    s->rows_val = NULL;
     s->failed = rc != CPK_OK;
   }
   return linsys_eta_backend_end_factor(&s->base, rc);

@@ -1,5 +1,6 @@
 /* linsys_petsc_mpi.c: MPI and PETSc initialisation for the petsc backends, ranks (cpkit/parallel.h) and the residual reduced over ranks. */
 #include <config.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <cpkit/parallel.h>
@@ -55,6 +56,13 @@ void cpk_mpi_agree_end(void) {}
 int cpk_mpi_residual(const cpk_problem *p, const double *z, double *w, double *r)
 {
   return cpk_problem_residual(p, z, w, r);
+}
+int cpk_mpi_reduce(double *x, size_t k, cpk_mpi_op op)
+{
+  (void)x;
+  (void)k;
+  (void)op;
+  return CPK_OK;
 }
 #else
 static int began_mpi; /* petsc_ready called MPI_Init, so petsc_finalize calls MPI_Finalize */
@@ -189,6 +197,16 @@ int cpk_mpi_all(int flag)
   if (!mpi_live()) return mine;
   if (MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD) != MPI_SUCCESS) return 0;
   return all;
+}
+
+int cpk_mpi_reduce(double *x, size_t k, cpk_mpi_op op)
+{
+  if (!mpi_live() && launcher_value(size_vars, 1) > 1 && petsc_ready()) return CPK_ELINSYS;
+  if (!mpi_live() || cpk_mpi_size() <= 1 || k == 0) return CPK_OK;
+  if (k > (size_t)INT_MAX) return CPK_ELINSYS;
+  MPI_Op o = op == CPK_MPI_MAX ? MPI_MAX : MPI_SUM;
+  return MPI_Allreduce(MPI_IN_PLACE, x, (int)k, MPI_DOUBLE, o, MPI_COMM_WORLD) == MPI_SUCCESS ? CPK_OK
+                                                                                             : CPK_ELINSYS;
 }
 
 int cpk_mpi_residual(const cpk_problem *p, const double *z, double *w, double *r)

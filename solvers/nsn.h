@@ -57,6 +57,13 @@ void nsn_choose_rho(nsn_state *S, int policy);
 /* phi <- Phi(r) given u = W r + q; returns 1/2 |phi|^2 (INFINITY if not finite). */
 double nsn_phi(const nsn_state *S, const cpk_problem *p, const double *r, const double *u,
                double *phi);
+/* rho (2 values) of one contact from its diagonal block of W (d*d, row-major) by a policy other
+ * than CPK_NSN_RHO_UNIT; not repaired (nsn_choose_rho replaces unusable values). */
+void nsn_contact_rho(const double *blk, size_t d, int policy, double *rho);
+/* One contact's Phi (d values) and, with A and B, the d*d blocks of an element of its generalized
+ * Jacobian at (r, u); returns |phi|^2 (nsn and nsn-rows share it). */
+double nsn_contact_phi(size_t d, double mu, const double *rho, const double *r, const double *u,
+                       double *phi, double *A, double *B);
 /* Ablk, Bblk <- an element of the generalized Jacobian at S->r, S->u (S->phit is scratch). */
 void nsn_linearize(nsn_state *S, const cpk_problem *p);
 /* H <- A + B W on the fixed pattern. */

@@ -158,6 +158,16 @@ static void repair_rho(nsn_state *S, size_t which)
       S->rho[2 * c + which] = fill;
 }
 
+void nsn_contact_rho(const double *blk, size_t d, int policy, double *rho)
+{
+  if (policy == CPK_NSN_RHO_SPECTRAL) {
+    rho[0] = rho[1] = 1.0 / sym_norm(blk, d, 0);
+  } else {
+    rho[0] = 1.0 / blk[0];
+    rho[1] = 1.0 / sym_norm(blk, d, 1);
+  }
+}
+
 void nsn_choose_rho(nsn_state *S, int policy)
 {
   double blk[CPK_CONE_DIM_MAX * CPK_CONE_DIM_MAX];
@@ -168,12 +178,7 @@ void nsn_choose_rho(nsn_state *S, int policy)
       continue;
     }
     diagonal_block(S, c, blk);
-    if (policy == CPK_NSN_RHO_SPECTRAL) {
-      rho[0] = rho[1] = 1.0 / sym_norm(blk, S->d, 0);
-    } else {
-      rho[0] = 1.0 / blk[0];
-      rho[1] = 1.0 / sym_norm(blk, S->d, 1);
-    }
+    nsn_contact_rho(blk, S->d, policy, rho);
   }
   repair_rho(S, 0);
   repair_rho(S, 1);
@@ -187,8 +192,8 @@ void nsn_choose_rho(nsn_state *S, int policy)
  * branch that keeps A nonsingular where it can: the separated normal row and
  * the sliding tangential rows.
  */
-static double contact_phi(size_t d, double mu, const double *rho, const double *r,
-                          const double *u, double *phi, double *A, double *B)
+double nsn_contact_phi(size_t d, double mu, const double *rho, const double *r, const double *u,
+                       double *phi, double *A, double *B)
 {
   double xt[CPK_CONE_DIM_MAX], nrm2 = 0.0, sum;
   double xn = r[0] - rho[0] * u[0], pn = xn > 0.0 ? xn : 0.0, R = mu * pn;
@@ -237,7 +242,7 @@ double nsn_phi(const nsn_state *S, const cpk_problem *p, const double *r, const 
   double sum = 0.0;
   size_t d = S->d;
   for (size_t c = 0; c < S->nc; c++)
-    sum += contact_phi(d, p->mu[c], S->rho + 2 * c, r + c * d, u + c * d, phi + c * d, NULL, NULL);
+    sum += nsn_contact_phi(d, p->mu[c], S->rho + 2 * c, r + c * d, u + c * d, phi + c * d, NULL, NULL);
   return isfinite(sum) ? 0.5 * sum : INFINITY;
 }
 
@@ -245,7 +250,7 @@ void nsn_linearize(nsn_state *S, const cpk_problem *p)
 {
   size_t d = S->d, dd = d * d;
   for (size_t c = 0; c < S->nc; c++)
-    contact_phi(d, p->mu[c], S->rho + 2 * c, S->r + c * d, S->u + c * d, S->phit + c * d,
+    nsn_contact_phi(d, p->mu[c], S->rho + 2 * c, S->r + c * d, S->u + c * d, S->phit + c * d,
                 S->Ablk + c * dd, S->Bblk + c * dd);
 }
 

@@ -16,6 +16,7 @@ static const cpk_solver_type *const *const registry[] = {
     &cpk_solver_fcprox,
 #ifdef HAVE_PETSC /* PETSc TAO's complementarity solvers (solvers/tao.c) */
     &cpk_solver_tao_ssils, &cpk_solver_tao_ssfls, &cpk_solver_tao_asils, &cpk_solver_tao_asfls,
+    &cpk_solver_nsn_rows, /* nsn on rows distributed over the ranks (solvers/nsn_rows.c) */
 #endif
 };
 

@@ -11,6 +11,7 @@
 #include <cpkit/solver.h>
 #include <cpkit/linsys.h>
 #include <cpkit/parallel.h>
+#include <cpkit/rows.h>
 #include <cpkit/io.h>
 #include <cpkit/contact.h>
 #include <cpkit/fclib.h>

@@ -21,6 +21,33 @@ CPK_API int cpk_problem_read_stream(FILE *f, const char *name, cpk_problem **out
 CPK_API int cpk_problem_read_string(const char *text, const char *name, cpk_problem **out,
                                     cpk_error *err);
 
+/**
+ * Callbacks of cpk_problem_scan_file, which reads a problem file without building the
+ * problem: M's entries are handed over one by one as they are read and none is kept, so
+ * a caller keeping only some rows (cpk_fc_rows_read) holds O(its rows) of M. Each
+ * callback returns 0 to go on; a nonzero value (a cpkit error code) stops the scan, which
+ * then returns it (CPK_EINVAL for a value that is not a code) with a message.
+ */
+typedef struct cpk_problem_scan {
+  /** At the start of M: the kind, n and the unknowns per contact (0 unless friction_cone). */
+  int (*begin)(void *ctx, cpk_problem_kind kind, size_t n, size_t dim);
+  /** One entry of M (0-based row and column), as the file gives it: a coordinate file's
+   * duplicates come as separate entries (they sum), a dense M gives its nonzeros row by row. */
+  int (*entry)(void *ctx, size_t i, size_t j, double x);
+  /** At 'end', the file checked: q (n values) and mu (nc values, NULL unless friction_cone),
+   * valid during the call only. */
+  int (*end)(void *ctx, const double *q, const double *mu);
+  void *ctx; /**< passed to each callback */
+} cpk_problem_scan;
+
+/**
+ * Read the problem file at path (text format v1) with every check of
+ * cpk_problem_read_file, handing M's entries, q and mu to `scan` instead of building
+ * a problem. Besides what the callbacks keep it holds q, the bounds and mu (O(n)),
+ * never M (a dense M is read whole, then handed over and freed).
+ */
+CPK_API int cpk_problem_scan_file(const char *path, const cpk_problem_scan *scan, cpk_error *err);
+
 /** Write an affine problem (LCP, affine MCP or friction cone) in the text format v1, values exact (%.17g). */
 CPK_API int cpk_problem_write(const cpk_problem *p, FILE *f, cpk_error *err);
 /** Same, to the file at path. */

@@ -124,6 +124,22 @@ CPK_API int cpk_linsys_alloc(const cpk_linsys_type *T, size_t n, cpk_linsys **ou
 /** Factor A (see cpk_linsys_type.factor). */
 CPK_API int cpk_linsys_factor(cpk_linsys *L, const cpk_csc *A);
 /**
+ * Factor the n-by-n matrix of which this rank gives only its rows [row0, row1), in
+ * CSR: rowptr (row1 - row0 + 1 offsets, rowptr[0] = 0), col (global columns,
+ * ascending within a row) and val. For a distributed backend
+ * (cpk_linsys_is_distributed) only: the ranks' blocks must be contiguous, in rank
+ * order, and cover the n rows; the backend copies the pattern (reused while it is
+ * the same on every rank) and never sees the rest of the matrix, so a solver
+ * distributed by rows (nsn-rows) never builds it. Collective. After it,
+ * cpk_linsys_solve(L, x, 0) takes the right-hand side from x's rows [row0, row1)
+ * (x is still an n-vector; its other entries are not read) and returns the whole
+ * solution in x on every rank. Column updates stay as for cpk_linsys_factor.
+ * CPK_EUNSUP for a backend that is not distributed, CPK_EINVAL (on every rank) for
+ * rows out of range or a missing array on any rank.
+ */
+CPK_API int cpk_linsys_factor_rows(cpk_linsys *L, size_t row0, size_t row1, const cpk_int *rowptr,
+                                   const cpk_int *col, const double *val);
+/**
  * cpk_linsys_factor for an A whose structure the caller has validated (cpk_csc_check) and
  * not changed since: the check of every entry's row index is skipped (a solver refactoring
  * its own Newton matrix of fixed pattern, e.g. nsn). A malformed A is undefined behaviour

@@ -91,5 +91,20 @@ CPK_API void cpk_mpi_block(size_t n, size_t group, int rank, int size, size_t *l
  */
 CPK_API int cpk_mpi_residual(const cpk_problem *p, const double *z, double *w, double *r);
 
+/** The reductions of cpk_mpi_reduce. */
+typedef enum cpk_mpi_op {
+  CPK_MPI_SUM = 0, /**< the sum over the ranks */
+  CPK_MPI_MAX = 1  /**< the largest value over the ranks */
+} cpk_mpi_op;
+
+/**
+ * x[0..k) replaced on every rank by its sum or largest value over the ranks
+ * (MPI_Allreduce in place). Collective when MPI is initialised with more than one
+ * rank (a process of a multi-rank launch that has not initialised MPI yet joins it
+ * first); otherwise, and without PETSc, x is left as it is. Returns CPK_OK, or
+ * CPK_ELINSYS when MPI failed (x is then left as it is).
+ */
+CPK_API int cpk_mpi_reduce(double *x, size_t k, cpk_mpi_op op);
+
 CPK_END_DECLS
 #endif

@@ -213,6 +213,15 @@ CPK_API double cpk_cone_natural_map(size_t dim, double mu, const double *r, cons
 CPK_API double cpk_fc_residual(const cpk_problem *p, const double *r, const double *u);
 
 /**
+ * The residual of cpk_fc_residual over nc contacts of dim unknowns (r, u: dim * nc
+ * values, mu: nc): the largest of max(|e_c|_2, -u_n); with sum, the squares |e_c|_2^2
+ * are added to *sum (NaN when one is NaN). NaN gives +INFINITY. The per-contact loop
+ * that cpk_fc_residual and cpk_fc_rows_residual_merit (rows.h) share.
+ */
+CPK_API double cpk_fc_residual_contacts(size_t dim, size_t nc, const double *mu, const double *r,
+                                        const double *u, double *sum);
+
+/**
  * FCLIB's merit (fclib_merit_local, MERIT_1, the figure published FCLIB
  * results use): sqrt(sum_c |e_c|_2^2) / (1 + sqrt(|q|_2)), with e_c the natural
  * map above.

@@ -132,6 +132,16 @@ CPK_API extern const cpk_solver_type *cpk_solver_nsgs;
 CPK_API extern const cpk_solver_type *cpk_solver_fcipm;
 /** Nonsmooth Newton on the Alart-Curnier function for friction-cone problems (settings.nsn). */
 CPK_API extern const cpk_solver_type *cpk_solver_nsn;
+/**
+ * "nsn-rows": nsn's semismooth Newton with the friction-cone problem and the Newton
+ * matrix distributed by rows over the MPI ranks (each rank its block of whole contacts,
+ * cpkit/rows.h; its rows of H handed to the backend with cpk_linsys_factor_rows); r
+ * replicated, decisions on merits reduced over the ranks; without nsn's shifted
+ * matrices, non-monotone search and nsgs restarts (doc/petsc.md, seventh step). Uses
+ * the settings' backend when it is a petsc one, else petsc. NULL, and not registered,
+ * without PETSc.
+ */
+CPK_API extern const cpk_solver_type *cpk_solver_nsn_rows;
 /** Proximal point around nsn for friction-cone problems with a singular W (settings.fcprox): W + rho I, q - rho r_k. */
 CPK_API extern const cpk_solver_type *cpk_solver_fcprox;
 /**
