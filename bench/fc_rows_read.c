@@ -61,8 +61,10 @@ static int by_rows(const char *path, int rank, int size, const char *linsys)
   cpk_fc_rows *R = NULL;
   cpk_error err;
   double t0 = now();
-  if (cpk_fc_rows_read(path, rank, size, &R, &err)) {
-    fprintf(stderr, "%s\n", err.message);
+  int rc0 = cpk_fc_rows_read(path, rank, size, &R, &err);
+  if (cpk_mpi_agree(rc0)) { /* a bad row seen by one rank only stops every rank */
+    if (rc0) fprintf(stderr, "%s\n", err.message);
+    cpk_fc_rows_free(R);
     return 1;
   }
   double t1 = now(), *r = calloc(R->n, sizeof *r), res = 0, merit = 0;

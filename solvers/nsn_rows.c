@@ -69,10 +69,12 @@ static int alloc_vectors(nsn_rows_state *S)
   return S->rho && S->Ablk && S->Bblk ? CPK_OK : CPK_ENOMEM;
 }
 
-/* The backend: the settings' when it is distributed, else petsc (MUMPS): only those take rows. */
+/* The backend: petsc (MUMPS) when none is set or for petsc-cg (CG needs a symmetric H),
+ * else the settings' (a distributed one: nsn_rows_alloc refuses the others). */
 static const cpk_linsys_type *rows_linsys(const cpk_settings *s)
 {
-  return s->linsys && cpk_linsys_is_distributed(s->linsys) ? s->linsys : cpk_linsys_petsc;
+  if (!s->linsys || s->linsys == cpk_linsys_petsc_cg) return cpk_linsys_petsc;
+  return s->linsys;
 }
 
 /* Everything but the rows, for S->R: vectors, H's pattern, the backend (collective), rho, the tolerance's scale. */
@@ -93,8 +95,13 @@ static int rows_setup(nsn_rows_state *S, int rc, const cpk_settings *s)
 
 static int nsn_rows_alloc(void **out, const cpk_problem *p, const cpk_settings *s, cpk_error *err)
 {
-  nsn_rows_state *S = calloc(1, sizeof *S);
   *out = NULL;
+  /* The driver runs a solve in step over the ranks (agreed stops) only with a distributed
+   * settings.linsys: refused on every rank alike, before anything collective. */
+  if (!s->linsys || !cpk_linsys_is_distributed(s->linsys))
+    return cpk_error_set(err, CPK_EINVAL, "nsn-rows needs a distributed linear solver: "
+                         "settings.linsys petsc or petsc-gmres (--linsys)");
+  nsn_rows_state *S = calloc(1, sizeof *S);
   int rc = S ? cpk_fc_rows_from_problem(p, cpk_mpi_rank(), cpk_mpi_size(), &S->own) : CPK_ENOMEM;
   if (S) S->R = S->own;
   rc = rows_setup(S, rc, s);
@@ -348,9 +355,15 @@ int cpk_fc_rows_solve_nsn(const cpk_fc_rows *R, const cpk_settings *settings, cp
   cpk_error_clear(err);
   if (!settings) cpk_settings_default(&dflt);
   const cpk_settings *s = settings ? settings : &dflt;
-  if (!R || !res || res->n != R->n) return cpk_error_set(err, CPK_EINVAL, "nsn-rows: no rows, or a result not of n = %zu", R ? R->n : 0);
-  nsn_rows_state *S = calloc(1, sizeof *S);
+  int bad = !R || !res || !res->z || res->n != R->n || R->rank != cpk_mpi_rank() ||
+            R->size != cpk_mpi_size();
   cpk_mpi_agree_reset(); /* a run of agreements, as the driver's */
+  if (cpk_mpi_agree(bad ? CPK_EINVAL : CPK_OK)) { /* refused on every rank, before a collective */
+    cpk_mpi_agree_end();
+    return cpk_error_set(err, CPK_EINVAL, "nsn-rows: %s", bad ? "no rows, a result not of their n, "
+                         "or rows made for another rank or number of ranks" : "refused on another rank");
+  }
+  nsn_rows_state *S = calloc(1, sizeof *S);
   if (S) S->R = R;
   int rc = rows_setup(S, S ? CPK_OK : CPK_ENOMEM, s);
   if (!rc) {

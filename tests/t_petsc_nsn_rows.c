@@ -1,4 +1,5 @@
 /* t_petsc_nsn_rows.c: the nsn-rows solver (problem and Newton matrix by rows over the ranks), with 1 rank or under mpirun with 2 (t_petsc_nsn_rows_2ranks.sh): on FCLIB files and a generated pile its answer passes the independent t_is_fc_solution and is nsn's within 1e-9 of max |r| where the answer is unique. */
+#include <string.h>
 #include "mpi_testlib.h"
 #include "cone_pile.h"
 
@@ -48,6 +49,30 @@ static void check_problem(const cpk_problem *p, const char *name, int same, int 
   cpk_result_free(b);
 }
 
+/* Refused on every rank alike, before anything collective (a rank that went on alone would
+ * wait in a collective for ever): through the driver without a distributed linear solver
+ * (its stops are agreed only with one), and cpk_fc_rows_solve_nsn with a result of another n. */
+static void refusals(const cpk_problem *p, int size)
+{
+  cpk_settings s;
+  cpk_solver *sv = NULL;
+  cpk_error err;
+  cpk_settings_default(&s);
+  int rc = cpk_solver_alloc(cpk_solver_find("nsn-rows"), p, &s, &sv, &err);
+  t_ok(cpk_mpi_all(rc == CPK_EINVAL && strstr(err.message, "distributed linear solver")),
+       "%d rank(s): nsn-rows without settings.linsys refused (%s)", size, err.message);
+  cpk_solver_free(sv);
+  cpk_fc_rows *R = NULL;
+  cpk_result *c = NULL;
+  int ok = !cpk_fc_rows_from_problem(p, cpk_mpi_rank(), size, &R);
+  ok = ok && !cpk_result_alloc(cpk_mpi_rank() == size - 1 ? p->n + 1 : p->n, &c); /* the last rank's is wrong */
+  rc = ok ? cpk_fc_rows_solve_nsn(R, &s, c, &err) : CPK_ENOMEM;
+  t_ok(cpk_mpi_all(rc == CPK_EINVAL), "%d rank(s): a result of another n on one rank: refused on "
+       "every rank, no hang (%s)", size, err.message);
+  cpk_fc_rows_free(R);
+  cpk_result_free(c);
+}
+
 int main(void)
 {
   int rank = 0, size = 1;
@@ -70,6 +95,7 @@ int main(void)
   cpk_problem *p = t_cone_pile(150);
   t_ok(cpk_mpi_all(p != NULL), "a pile of 150 spheres compiled in the cone form");
   if (cpk_mpi_all(p != NULL)) check_problem(p, "pile of 150 spheres", 0, size);
+  if (cpk_mpi_all(p != NULL)) refusals(p, size);
   cpk_problem_free(p);
   return t_mpi_done(rank);
 }

@@ -3,5 +3,5 @@
 srcdir=${CPK_TEST_SRCDIR:-.}
 . "$srcdir/tap.sh"
 tap_init t_petsc_nsn_rows_2ranks
-mpi_2ranks t_petsc_nsn_rows 17
+mpi_2ranks t_petsc_nsn_rows 19
 tap_done

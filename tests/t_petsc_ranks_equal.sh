@@ -88,8 +88,13 @@ for ls in petsc petsc-gmres; do
         head -n 5 "$out.stderr" | diag
       fi
     done
-    check "nsn --linsys $ls, $k rank(s): the reversed file's answer is the CSC-ordered one's, bit for bit" \
-      close "$tmp/$ls.$k.csc.json" "$tmp/$ls.$k.rev.json" 0
+    # 1 rank: bit for bit. 2 ranks: MUMPS's parallel schedule is not reproducible from run to
+    # run (measured: 0 or 1.7e-18 of max |z|, half the runs each, with the same file), so
+    # within 1e-14 of max |z| (a matrix changed by the order would differ far above it).
+    bits=0
+    [ "$k" -gt 1 ] && bits=1e-14
+    check "nsn --linsys $ls, $k rank(s): the reversed file's answer is the CSC-ordered one's (within $bits of max |z|)" \
+      close "$tmp/$ls.$k.csc.json" "$tmp/$ls.$k.rev.json" $bits
   done
   check "nsn --linsys $ls: 2 ranks' answer = 1 rank's (1e-9 of max |z|)" \
     close "$tmp/$ls.1.csc.json" "$tmp/$ls.2.csc.json" 1e-9

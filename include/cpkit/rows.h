@@ -56,7 +56,10 @@ CPK_API int cpk_fc_rows_from_problem(const cpk_problem *p, int rank, int size, c
  * W is never held whole. An FCLIB HDF5 file (cpk_file_is_hdf5) is read whole with
  * cpk_problem_read_fclib and cut (its memory is the replicated problem's while
  * reading). Local: each rank reads the file itself. CPK_EINVAL when the file's
- * problem is not a friction-cone problem; the readers' errors otherwise.
+ * problem is not a friction-cone problem; the readers' errors otherwise. Duplicate
+ * entries of a coordinate file that sum to a value that is not finite are found only by
+ * the rank that holds their row: ranks that go on together agree the return code first
+ * (cpk_mpi_agree), as bench/fc_rows_read does.
  */
 CPK_API int cpk_fc_rows_read(const char *path, int rank, int size, cpk_fc_rows **out,
                              cpk_error *err);
