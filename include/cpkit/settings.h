@@ -59,7 +59,7 @@ typedef int (*cpk_iteration_callback)(const cpk_iteration_info *info, void *data
  */
 typedef struct cpk_settings {
   double tol;          /**< natural-residual tolerance, scaled by max(1, ||q||_inf) for affine problems */
-  long max_iter;       /**< iteration / pivot limit; 0 lets the solver choose (lemke: 50 n + 1000) */
+  long max_iter;       /**< iteration / pivot limit; 0 lets the solver choose (lemke: 50 n + 1000). nsgs's and fcipm's finishing nsn (nsgs.polish, fcipm.finish) gets what is left of it but at least 50 iterations, so a solve stopped by this limit can go on up to 50 nsn iterations further (counted in the result's iterations; the time limit is never exceeded) */
   double time_limit;   /**< seconds; 0 = no limit */
   int verbose;         /**< 0 silent, 1 summary, 2 one line per iteration */
   FILE *log;           /**< where verbose output goes (NULL = stderr) */
