@@ -40,9 +40,14 @@ static void check_problem(const cpk_problem *p, const char *name, int same, int 
   int okc = ok && !cpk_fc_rows_from_problem(p, cpk_mpi_rank(), size, &R) && !cpk_result_alloc(p->n, &c);
   okc = cpk_mpi_all(okc) && !cpk_fc_rows_solve_nsn(R, &s, c, &err);
   double dc = okc ? max_diff(c->z, a->z, p->n, &zmax) : INFINITY;
-  t_ok(cpk_mpi_all(okc && dc == 0.0 && c->iterations == a->iterations && t_is_fc_solution(p, c->z, 10.0 * tol)),
-       "%s, %d rank(s): cpk_fc_rows_solve_nsn on the rows gives the driver's answer (difference %.3g)", name,
-       size, dc);
+  /* 1 rank: the driver's answer bit for bit. More ranks: MUMPS's parallel schedule is not
+   * reproducible from run to run (last bits), which on a problem whose answer is not unique
+   * can end at another answer: then each must solve it, and equal the driver's where unique. */
+  int same_answer = size == 1 ? dc == 0.0 && c->iterations == a->iterations
+                              : !same || dc <= 1e-9 * fmax(zmax, 1.0);
+  t_ok(cpk_mpi_all(okc && same_answer && t_is_fc_solution(p, c->z, 10.0 * tol)),
+       "%s, %d rank(s): cpk_fc_rows_solve_nsn on the rows gives the driver's answer (%s; difference "
+       "%.3g)", name, size, size == 1 ? "bit for bit" : "a solution, the same where unique", dc);
   cpk_fc_rows_free(R);
   cpk_result_free(c);
   cpk_result_free(a);
