@@ -16,6 +16,7 @@ const cli_command cli_cmd_solvers = {
     "  --settings   list instead the settings that --set NAME=VALUE takes (cpkit\n"
     "               solve, bench, simulate): the common ones, then each solver's\n"
     "               own as SOLVER.NAME, with their type and default value\n"
+    "               (bdnewton.X and fbnewton.X name one field: setting one sets both)\n"
     "  -h, --help   show this help\n",
     run};
 
