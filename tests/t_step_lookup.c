@@ -8,17 +8,7 @@
 /* The seed 004 tripod with point-coulomb and `solver` (NULL when it cannot be made). */
 static cpk_world *tripod(const char *solver, int timings, cpk_scene **sc)
 {
-  cpk_world *w = NULL;
-  cpk_error err = {0};
-  *sc = NULL;
-  if (cpk_scene_read_file(t_srcpath("../examples/seed004-tripod.scene.json"), sc, &err))
-    return NULL;
-  cpk_sim_settings *set = cpk_scene_settings(*sc);
-  snprintf(set->model, sizeof set->model, "point-coulomb");
-  snprintf(set->solver, sizeof set->solver, "%s", solver);
-  set->timings = timings;
-  if (cpk_scene_world(*sc, &w, &err)) w = NULL;
-  return w;
+  return t_tripod_world("point-coulomb", solver, timings, sc);
 }
 
 /* Run k steps; the sum of their solver iterations into *iters (may be NULL). */

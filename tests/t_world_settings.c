@@ -5,21 +5,19 @@
 #include <string.h>
 #include "testlib.h"
 
-/* The seed 004 tripod with point-coulomb and nsn (NULL when it cannot be made). */
+/* The seed 004 tripod with point-coulomb and nsn, no fallback and no finishing (a solve
+ * stopped short must show); NULL when it cannot be made. */
 static cpk_world *tripod(cpk_scene **sc)
 {
-  cpk_world *w = NULL;
   cpk_error err = {0};
-  *sc = NULL;
-  if (cpk_scene_read_file(t_srcpath("../examples/seed004-tripod.scene.json"), sc, &err))
-    return NULL;
-  cpk_sim_settings *set = cpk_scene_settings(*sc);
-  snprintf(set->model, sizeof set->model, "point-coulomb");
-  snprintf(set->solver, sizeof set->solver, "nsn");
-  set->fallback[0] = '\0';
-  set->physics_finish = 0; /* a solve stopped short must show, not be finished */
-  if (cpk_scene_world(*sc, &w, &err)) w = NULL;
-  return w;
+  cpk_world *w = t_tripod_world("point-coulomb", "nsn", 0, sc);
+  if (!w) return NULL;
+  cpk_sim_settings s = *cpk_world_settings(w);
+  s.fallback[0] = '\0';
+  s.physics_finish = 0;
+  if (!cpk_world_set_settings(w, &s, &err)) return w;
+  cpk_world_free(w);
+  return NULL;
 }
 
 /* k steps; the largest residual and the last step's info. */

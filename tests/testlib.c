@@ -149,6 +149,21 @@ int t_is_fc_solution(const cpk_problem *p, const double *r, double tol)
   return ok;
 }
 
+cpk_world *t_tripod_world(const char *model, const char *solver, int timings, cpk_scene **sc)
+{
+  cpk_world *w = NULL;
+  cpk_error err = {0};
+  *sc = NULL;
+  if (cpk_scene_read_file(t_srcpath("../examples/seed004-tripod.scene.json"), sc, &err))
+    return NULL;
+  cpk_sim_settings *set = cpk_scene_settings(*sc);
+  snprintf(set->model, sizeof set->model, "%s", model);
+  snprintf(set->solver, sizeof set->solver, "%s", solver);
+  set->timings = timings;
+  if (cpk_scene_world(*sc, &w, &err)) w = NULL;
+  return w;
+}
+
 cpk_problem *t_fclib_problem(const char *rel)
 {
   cpk_problem *p = NULL;

@@ -40,4 +40,11 @@ int t_is_fc_solution(const cpk_problem *p, const double *r, double tol);
  * cannot be read; the caller then skips.
  */
 cpk_problem *t_fclib_problem(const char *rel);
+
+/**
+ * The seed 004 tripod (examples/seed004-tripod.scene.json) as a world with the scene's
+ * settings but `model`, `solver` and `timings`; *sc gets the scene (free both). NULL when
+ * it cannot be made.
+ */
+cpk_world *t_tripod_world(const char *model, const char *solver, int timings, cpk_scene **sc);
 #endif
